@@ -1,0 +1,46 @@
+import type { GlobalConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+
+/**
+ * Branding edited in the admin panel. Empty fields fall back to their environment variables
+ * (src/services/branding). selfRegistration is not here: it always reflects the environment.
+ */
+export const Branding: GlobalConfig = {
+  slug: 'branding',
+  admin: { group: 'Branding' },
+  access: { read: consoleRead, update: allowIf('catalog.manage') },
+  fields: [
+    { name: 'name', type: 'text', admin: { description: 'Empty: APP_NAME' } },
+    { name: 'tagline', type: 'text', admin: { description: 'Empty: APP_TAGLINE' } },
+    { name: 'description', type: 'textarea', admin: { description: 'Empty: APP_DESCRIPTION' } },
+    {
+      type: 'row',
+      fields: [
+        { name: 'logo', type: 'upload', relationTo: 'media' },
+        { name: 'logoUrl', type: 'text', admin: { description: 'Used when no logo is uploaded. Empty: APP_LOGO_URL' } },
+      ],
+    },
+    {
+      type: 'row',
+      fields: [
+        { name: 'icon', type: 'upload', relationTo: 'media' },
+        { name: 'iconUrl', type: 'text', admin: { description: 'Used when no icon is uploaded. Empty: APP_ICON_URL' } },
+      ],
+    },
+    {
+      name: 'primaryColor',
+      type: 'text',
+      validate: (value: unknown) =>
+        value == null || value === '' || /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(String(value)) || 'Use a hex colour like #3b82f6',
+      admin: { description: 'Empty: APP_PRIMARY_COLOR' },
+    },
+    { name: 'publicUrl', type: 'text', admin: { description: 'Empty: APP_PUBLIC_URL' } },
+    {
+      name: 'submissionsOpen',
+      type: 'checkbox',
+      defaultValue: true,
+      admin: { description: 'When off, POST /api/v1/content/submit answers 403 content.submissions_closed.' },
+    },
+  ],
+}

@@ -1,0 +1,31 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+
+/** The starting facets; every tag belongs to one. */
+export const STARTING_FACETS = [
+  { key: 'topic', label: 'Topic', color: '#2563eb' },
+  { key: 'format', label: 'Format', color: '#7c3aed' },
+  { key: 'level', label: 'Level', color: '#059669' },
+  { key: 'source-type', label: 'Source type', color: '#d97706' },
+  { key: 'unclassified', label: 'Unclassified', color: '#6b7280' },
+] as const
+
+export const Facets: CollectionConfig = {
+  slug: 'facets',
+  admin: { useAsTitle: 'label', defaultColumns: ['label', 'key', 'color', 'displayOrder'], group: 'Taxonomy' },
+  access: {
+    read: consoleRead,
+    create: allowIf('catalog.manage'),
+    update: allowIf('catalog.manage'),
+    delete: () => false,
+  },
+  defaultSort: 'displayOrder',
+  fields: [
+    { name: 'key', type: 'text', required: true, unique: true, index: true },
+    { name: 'label', type: 'text', required: true },
+    { name: 'color', type: 'text', required: true, defaultValue: '#6b7280' },
+    { name: 'displayOrder', type: 'number', defaultValue: 0 },
+  ],
+  timestamps: true,
+}

@@ -1,0 +1,20 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf } from '../access/collectionAccess'
+
+/** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */
+export const Media: CollectionConfig = {
+  slug: 'media',
+  admin: { group: 'Branding' },
+  access: {
+    read: () => true,
+    create: allowIf('catalog.manage'),
+    update: allowIf('catalog.manage'),
+    delete: allowIf('catalog.manage'),
+  },
+  upload: {
+    staticDir: 'data/media',
+    mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'image/gif'],
+  },
+  fields: [{ name: 'alt', type: 'text' }],
+}

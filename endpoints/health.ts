@@ -1,0 +1,27 @@
+import { defineRoute } from '../src/api/route'
+import { ping } from '../src/db/engine'
+import { ApiError } from '../src/errors'
+import { notReady } from '../src/services/readiness'
+
+const unavailable = (details: unknown) =>
+  new ApiError(503, 'service.unavailable', 'The service is not ready.', details, { 'Retry-After': '5' })
+
+export const health = defineRoute({
+  method: 'get',
+  path: '/health',
+  handler: async ({ req }) => {
+    if (!(await ping(req.payload))) throw unavailable({ database: false })
+    return { data: { status: 'ok' } }
+  },
+})
+
+export const ready = defineRoute({
+  method: 'get',
+  path: '/ready',
+  handler: async ({ req }) => {
+    const database = await ping(req.payload)
+    const waiting = notReady()
+    if (!database || waiting.length > 0) throw unavailable({ database, waiting })
+    return { data: { status: 'ready' } }
+  },
+})

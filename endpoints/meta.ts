@@ -1,0 +1,14 @@
+import { defineRoute } from '../src/api/route'
+import { weakEtag } from '../src/http/etag'
+import { brandingRecord } from '../src/services/branding'
+
+export const PUBLIC_CACHE = 'public, max-age=300, must-revalidate'
+
+export const meta = defineRoute({
+  method: 'get',
+  path: '/meta',
+  handler: async ({ req }) => {
+    const data = await brandingRecord(req.payload, new URL(req.url!).origin)
+    return { data, etag: weakEtag(JSON.stringify(data)), cacheControl: PUBLIC_CACHE }
+  },
+})

@@ -1,0 +1,39 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildConfig, type PayloadLogger } from 'payload'
+import sharp from 'sharp'
+
+import { Branding } from './collections/Branding'
+import { Facets } from './collections/Facets'
+import { Media } from './collections/Media'
+import { Roles } from './collections/Roles'
+import { Users } from './collections/Users'
+import { routes } from './endpoints'
+import { apiEndpoints } from './src/api/router'
+import { getConfig } from './src/config'
+import { databaseAdapter, withEngineIds } from './src/db/engine'
+import { logger } from './src/logging'
+import { onStart } from './src/services/startup'
+
+const dirname = path.dirname(fileURLToPath(import.meta.url))
+const config = getConfig()
+
+export default buildConfig({
+  secret: config.payloadSecret,
+  serverURL: config.branding.publicUrl || undefined,
+  admin: {
+    user: Users.slug,
+    meta: { titleSuffix: ` · ${config.branding.name}` },
+    importMap: { baseDir: dirname },
+  },
+  collections: withEngineIds(config.database.engine, [Users, Roles, Facets, Media]),
+  globals: [Branding],
+  db: databaseAdapter(config.database),
+  endpoints: apiEndpoints(routes),
+  graphQL: { disable: true },
+  sharp,
+  telemetry: false,
+  logger: logger() as unknown as PayloadLogger,
+  typescript: { autoGenerate: false, outputFile: path.resolve(dirname, 'payload-types.ts') },
+  onInit: onStart,
+})

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { envSchema, type RawEnv } from './schema'
+
+export type RateLimitRule = { points: number; durationSeconds: number }
+
+/** The typed, validated configuration. The only way any module reads the environment. */
+export type AppConfig = {
+  env: 'development' | 'production' | 'test'
+  isProduction: boolean
+  port: number
+  branding: {
+    name: string
+    slug: string
+    tagline: string
+    description: string
+    logoUrl: string
+    iconUrl: string
+    primaryColor: string
+    publicUrl: string
+    version: string
+  }
+  database: { uri: string; name?: string; engine: 'sqlite' | 'mongodb' }
+  payloadSecret: string
+  auth: {
+    accessSecret: string
+    refreshSecret: string
+    accessTtlSeconds: number
+    refreshTtlSeconds: number
+    allowSelfRegistration: boolean
+  }
+  corsAllowedOrigins: string[]
+  contentDefaultGroupSlug?: string
+  pagination: { defaultLimit: number; maxLimit: number; maxOffset: number }
+  bootstrapAdmin?: { email: string; password: string }
+  seedDemo: boolean
+  trustProxy: boolean
+  logLevel: string
+  rateLimits: {
+    register: RateLimitRule
+    login: RateLimitRule
+    refresh: RateLimitRule
+    passwordChange: RateLimitRule
+    submit: RateLimitRule
+  }
+}
+
+/** Thrown when the environment is unusable; the message names every bad variable, never a value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const MIN_SECRET_BYTES = 32
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8'))
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}
+
+/** Empty strings count as unset, the way a `.env` line `KEY=` is meant. */
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value !== '') out[key] = value
+  }
+  return out
+}
+
+/**
+ * Parses an environment into an AppConfig. Pure: tests call it with a literal object.
+ * Development and test runs without secrets get random per-process ones; production refuses.
+ */
+export function parseConfig(
+  env: Record<string, string | undefined>,
+  version: string = packageVersion(),
+  { building = false }: { building?: boolean } = {},
+): AppConfig {
+  const parsed = envSchema.safeParse(withoutEmpty(env))
+  const problems: string[] = []
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message.replace(/received .*/i, 'invalid value')}`)
+    }
+    throw new ConfigError(problems)
+  }
+  const raw: RawEnv = parsed.data
+  const isProduction = raw.NODE_ENV === 'production'
+  // `next build` evaluates modules with NODE_ENV=production but serves nothing: secrets are checked at start.
+  const enforceSecrets = isProduction && !building
+
+  const secret = (name: 'JWT_ACCESS_SECRET' | 'JWT_REFRESH_SECRET' | 'PAYLOAD_SECRET'): string => {
+    const value = raw[name]
+    if (value === undefined) {
+      if (enforceSecrets) problems.push(`${name}: is required in production`)
+      return randomBytes(MIN_SECRET_BYTES).toString('base64url')
+    }
+    if (name !== 'PAYLOAD_SECRET' && Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES) {
+      if (enforceSecrets) problems.push(`${name}: must be at least ${MIN_SECRET_BYTES} bytes`)
+    }
+    return value
+  }
+  const accessSecret = secret('JWT_ACCESS_SECRET')
+  const refreshSecret = secret('JWT_REFRESH_SECRET')
+  const payloadSecret = secret('PAYLOAD_SECRET')
+  if (raw.JWT_ACCESS_SECRET !== undefined && raw.JWT_ACCESS_SECRET === raw.JWT_REFRESH_SECRET) {
+    problems.push('JWT_REFRESH_SECRET: must differ from JWT_ACCESS_SECRET')
+  }
+  if (raw.PAGINATION_DEFAULT_LIMIT > raw.PAGINATION_MAX_LIMIT) {
+    problems.push('PAGINATION_DEFAULT_LIMIT: must not exceed PAGINATION_MAX_LIMIT')
+  }
+  if ((raw.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (raw.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
+    problems.push('BOOTSTRAP_ADMIN_EMAIL/BOOTSTRAP_ADMIN_PASSWORD: set both or neither')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  const uri = raw.DATABASE_URI ?? 'file:./data/app.db'
+  return {
+    env: raw.NODE_ENV,
+    isProduction,
+    port: raw.PORT,
+    branding: {
+      name: raw.APP_NAME,
+      slug: raw.APP_SLUG,
+      tagline: raw.APP_TAGLINE,
+      description: raw.APP_DESCRIPTION,
+      logoUrl: raw.APP_LOGO_URL,
+      iconUrl: raw.APP_ICON_URL,
+      primaryColor: raw.APP_PRIMARY_COLOR,
+      publicUrl: raw.APP_PUBLIC_URL,
+      version: raw.APP_VERSION ?? version,
+    },
+    database: {
+      uri,
+      name: raw.DB_NAME,
+      engine: uri.startsWith('mongodb') ? 'mongodb' : 'sqlite',
+    },
+    payloadSecret,
+    auth: {
+      accessSecret,
+      refreshSecret,
+      accessTtlSeconds: raw.JWT_ACCESS_TTL_SECONDS,
+      refreshTtlSeconds: raw.JWT_REFRESH_TTL_SECONDS,
+      allowSelfRegistration: raw.AUTH_ALLOW_SELF_REGISTRATION ?? !isProduction,
+    },
+    corsAllowedOrigins: raw.CORS_ALLOWED_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+    contentDefaultGroupSlug: raw.CONTENT_DEFAULT_GROUP_SLUG,
+    pagination: {
+      defaultLimit: raw.PAGINATION_DEFAULT_LIMIT,
+      maxLimit: raw.PAGINATION_MAX_LIMIT,
+      maxOffset: raw.PAGINATION_MAX_OFFSET,
+    },
+    bootstrapAdmin:
+      raw.BOOTSTRAP_ADMIN_EMAIL && raw.BOOTSTRAP_ADMIN_PASSWORD
+        ? { email: raw.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(), password: raw.BOOTSTRAP_ADMIN_PASSWORD }
+        : undefined,
+    seedDemo: raw.SEED_DEMO,
+    trustProxy: raw.TRUST_PROXY,
+    logLevel: raw.LOG_LEVEL ?? (isProduction ? 'info' : raw.NODE_ENV === 'test' ? 'silent' : 'debug'),
+    rateLimits: {
+      register: raw.RATE_LIMIT_REGISTER,
+      login: raw.RATE_LIMIT_LOGIN,
+      refresh: raw.RATE_LIMIT_REFRESH,
+      passwordChange: raw.RATE_LIMIT_PASSWORD_CHANGE,
+      submit: raw.RATE_LIMIT_SUBMIT,
+    },
+  }
+}
+
+let cached: AppConfig | undefined
+
+/** The process configuration, parsed once from process.env. */
+export function getConfig(): AppConfig {
+  if (!cached) {
+    try {
+      cached = parseConfig(process.env, undefined, {
+        building: process.env.NEXT_PHASE === 'phase-production-build',
+      })
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        // Refuse to start with one readable message; values are never printed.
+        process.stderr.write(`${err.message}\n`)
+        if (process.env.NODE_ENV === 'production') process.exit(1)
+      }
+      throw err
+    }
+  }
+  return cached
+}
+
+/** Tests that change the environment between cases re-read it. */
+export function resetConfig(): void {
+  cached = undefined
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod'
+
+/** Booleans in the environment are spelled `true`/`false` (also `1`/`0`, `yes`/`no`). */
+const envBoolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const positiveInt = z.coerce.number().int().positive()
+const nonNegativeInt = z.coerce.number().int().min(0)
+const hexColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour like #3b82f6')
+
+/** One rate limit: `<points>/<seconds>`, e.g. `10/3600` = 10 requests an hour. */
+const rateLimit = z
+  .string()
+  .regex(/^\d+\/\d+$/, 'must look like <requests>/<seconds>, e.g. 10/3600')
+  .transform((v) => {
+    const [points, duration] = v.split('/').map(Number)
+    return { points: points!, durationSeconds: duration! }
+  })
+
+/**
+ * The environment as the service reads it. Every variable of the spec's configuration
+ * table, plus the operational ones (PAYLOAD_SECRET, bootstrap admin, seeding, proxy trust,
+ * rate limits). Defaults are the spec's.
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: positiveInt.max(65535).default(3000),
+
+  APP_NAME: z.string().min(1).default('App'),
+  APP_SLUG: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'must be a slug')
+    .default('app'),
+  APP_TAGLINE: z.string().default(''),
+  APP_DESCRIPTION: z.string().default(''),
+  APP_LOGO_URL: z.string().default(''),
+  APP_ICON_URL: z.string().default(''),
+  APP_PRIMARY_COLOR: hexColor.default('#3b82f6'),
+  APP_PUBLIC_URL: z.union([z.literal(''), z.url()]).default(''),
+  APP_VERSION: z.string().min(1).optional(),
+
+  DATABASE_URI: z
+    .string()
+    .regex(/^(file:|mongodb:\/\/|mongodb\+srv:\/\/)/, 'must start with file:, mongodb:// or mongodb+srv://')
+    .optional(),
+  DB_NAME: z.string().min(1).optional(),
+  DATABASE_ROOT_USER: z.string().optional(),
+  DATABASE_ROOT_PASSWORD: z.string().optional(),
+
+  PAYLOAD_SECRET: z.string().min(1).optional(),
+  JWT_ACCESS_SECRET: z.string().optional(),
+  JWT_REFRESH_SECRET: z.string().optional(),
+  JWT_ACCESS_TTL_SECONDS: positiveInt.default(900),
+  JWT_REFRESH_TTL_SECONDS: positiveInt.default(2592000),
+  AUTH_ALLOW_SELF_REGISTRATION: envBoolean.optional(),
+
+  CORS_ALLOWED_ORIGINS: z.string().default(''),
+  CONTENT_DEFAULT_GROUP_SLUG: z.string().optional(),
+
+  PAGINATION_DEFAULT_LIMIT: positiveInt.default(30),
+  PAGINATION_MAX_LIMIT: positiveInt.default(200),
+  PAGINATION_MAX_OFFSET: nonNegativeInt.default(10000),
+
+  BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  SEED_DEMO: envBoolean.default(false),
+  TRUST_PROXY: envBoolean.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+
+  RATE_LIMIT_REGISTER: rateLimit.default('5/3600'),
+  RATE_LIMIT_LOGIN: rateLimit.default('10/3600'),
+  RATE_LIMIT_REFRESH: rateLimit.default('60/3600'),
+  RATE_LIMIT_PASSWORD_CHANGE: rateLimit.default('5/3600'),
+  RATE_LIMIT_SUBMIT: rateLimit.default('30/3600'),
+})
+
+export type RawEnv = z.infer<typeof envSchema>

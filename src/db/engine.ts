@@ -1,0 +1,72 @@
+/**
+ * Everything that differs between the two database engines lives here, behind one interface:
+ * the Payload adapter, 24-hex ids, liveness, and (later) text search and raw list queries.
+ * Nothing else in the code base may branch on the engine.
+ */
+import { mongooseAdapter } from '@payloadcms/db-mongodb'
+import { sqliteAdapter } from '@payloadcms/db-sqlite'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
+import { randomBytes } from 'node:crypto'
+
+import type { AppConfig } from '../config'
+
+export type Engine = 'sqlite' | 'mongodb'
+
+/** A 24-character lowercase hex id, the shape MongoDB's ObjectId has. */
+export function hexId(): string {
+  const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0')
+  return seconds + randomBytes(8).toString('hex')
+}
+
+function sqliteFile(uri: string): string {
+  const file = uri.replace(/^file:/, '')
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+  return file
+}
+
+export function databaseAdapter(db: AppConfig['database']): DatabaseAdapterObj {
+  if (db.engine === 'mongodb') {
+    return mongooseAdapter({ url: db.uri, ...(db.name ? { connectOptions: { dbName: db.name } } : {}) })
+  }
+  return sqliteAdapter({
+    client: { url: `file:${sqliteFile(db.uri)}` },
+    // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
+    wal: true,
+    busyTimeout: 5000,
+    push: true,
+  })
+}
+
+/**
+ * On SQLite, collections get a text `id` that defaults to a fresh 24-hex value, so that ids
+ * look the same on both engines. MongoDB's ObjectIds already are.
+ */
+export function withEngineIds(engine: Engine, collections: CollectionConfig[]): CollectionConfig[] {
+  if (engine === 'mongodb') return collections
+  return collections.map((c) => ({
+    ...c,
+    fields: [
+      { name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => hexId() },
+      ...c.fields,
+    ],
+  }))
+}
+
+/** True once the database answers a trivial query. */
+export async function ping(payload: Payload): Promise<boolean> {
+  try {
+    const db = payload.db as unknown as {
+      name?: string
+      client?: { execute(sql: string): Promise<unknown> }
+      connection?: { db?: { admin(): { ping(): Promise<unknown> } } }
+    }
+    if (db.connection?.db) await db.connection.db.admin().ping()
+    else if (db.client) await db.client.execute('SELECT 1')
+    else return false
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,23 @@
+/** A failure the API reports to its caller: HTTP status, stable dotted code, readable message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export type FieldProblem = { field: string; constraint: string; value?: unknown }
+
+export const validationFailed = (details: FieldProblem[], message = 'The request is not valid.') =>
+  new ApiError(400, 'validation.failed', message, details)
+
+export const notFound = (code: string, message: string) => new ApiError(404, code, message)
+
+export const forbidden = (message = 'You do not have the permission this needs.') =>
+  new ApiError(403, 'auth.forbidden', message)

@@ -1,0 +1,68 @@
+import type { Payload } from 'payload'
+
+import { STARTING_FACETS } from '../../collections/Facets'
+import { SEEDED_ROLES } from '../auth/permissions'
+import { getConfig } from '../config'
+import { logger } from '../logging'
+
+/** Seeded roles, with the admin role always holding every permission. Idempotent. */
+async function ensureRoles(payload: Payload): Promise<Map<string, string>> {
+  const ids = new Map<string, string>()
+  for (const role of SEEDED_ROLES) {
+    const found = await payload.find({ collection: 'roles', where: { name: { equals: role.name } }, limit: 1, overrideAccess: true })
+    const existing = found.docs[0] as { id: string; permissions?: string[] } | undefined
+    if (!existing) {
+      const created = await payload.create({ collection: 'roles', data: { ...role, permissions: [...role.permissions] }, overrideAccess: true })
+      ids.set(role.name, String(created.id))
+      continue
+    }
+    ids.set(role.name, String(existing.id))
+    // The admin role must hold every permission, including ones added in later versions.
+    if (role.name === 'admin') {
+      const missing = role.permissions.filter((p) => !(existing.permissions ?? []).includes(p))
+      if (missing.length > 0) {
+        await payload.update({
+          collection: 'roles',
+          id: existing.id,
+          data: { permissions: [...new Set([...(existing.permissions ?? []), ...role.permissions])] },
+          overrideAccess: true,
+        })
+      }
+    }
+  }
+  return ids
+}
+
+async function ensureFacets(payload: Payload): Promise<void> {
+  for (const [order, facet] of STARTING_FACETS.entries()) {
+    const found = await payload.count({ collection: 'facets', where: { key: { equals: facet.key } }, overrideAccess: true })
+    if (found.totalDocs === 0) {
+      await payload.create({ collection: 'facets', data: { ...facet, displayOrder: order }, overrideAccess: true })
+    }
+  }
+}
+
+async function ensureAdmin(payload: Payload, adminRoleId: string): Promise<void> {
+  const admin = getConfig().bootstrapAdmin
+  if (!admin) return
+  const holders = await payload.count({ collection: 'users', where: { roles: { in: [adminRoleId] } }, overrideAccess: true })
+  if (holders.totalDocs > 0) return
+  const byEmail = await payload.find({ collection: 'users', where: { email: { equals: admin.email } }, limit: 1, overrideAccess: true })
+  if (byEmail.docs[0]) {
+    await payload.update({ collection: 'users', id: byEmail.docs[0].id, data: { roles: [adminRoleId], isActive: true }, overrideAccess: true })
+  } else {
+    await payload.create({
+      collection: 'users',
+      data: { email: admin.email, username: 'admin', password: admin.password, roles: [adminRoleId], isActive: true },
+      overrideAccess: true,
+    })
+  }
+  logger().info({ email: admin.email }, 'bootstrap.admin_created')
+}
+
+/** Runs on every start: roles, facets and the bootstrap admin, created only when missing. */
+export async function bootstrap(payload: Payload): Promise<void> {
+  const roles = await ensureRoles(payload)
+  await ensureFacets(payload)
+  await ensureAdmin(payload, roles.get('admin')!)
+}

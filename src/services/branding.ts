@@ -1,0 +1,78 @@
+import type { Payload } from 'payload'
+
+import { getConfig } from '../config'
+
+export type BrandingRecord = {
+  name: string
+  slug: string
+  tagline: string
+  description: string
+  logoUrl: string
+  iconUrl: string
+  primaryColor: string
+  publicUrl: string
+  version: string
+  features: { selfRegistration: boolean; submissionsOpen: boolean }
+}
+
+type MediaLike = { url?: string | null } | string | null | undefined
+
+type BrandingDoc = {
+  name?: string | null
+  tagline?: string | null
+  description?: string | null
+  logo?: MediaLike
+  logoUrl?: string | null
+  icon?: MediaLike
+  iconUrl?: string | null
+  primaryColor?: string | null
+  publicUrl?: string | null
+  submissionsOpen?: boolean | null
+}
+
+const edited = (value: string | null | undefined, fallback: string) =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback
+
+const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && media.url ? media.url : '')
+
+/** A relative URL made absolute against the public URL, else the request's origin. */
+export function absoluteUrl(url: string, base: string): string {
+  if (url === '') return ''
+  try {
+    return new URL(url, base.endsWith('/') ? base : `${base}/`).toString()
+  } catch {
+    return url
+  }
+}
+
+export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
+  return (await payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true })) as BrandingDoc
+}
+
+/** The public branding record: each field the edited global value, else its environment variable. */
+export async function brandingRecord(payload: Payload, requestOrigin: string): Promise<BrandingRecord> {
+  const env = getConfig()
+  const doc = await readBrandingDoc(payload)
+  const publicUrl = edited(doc.publicUrl, env.branding.publicUrl)
+  const base = publicUrl || requestOrigin
+  return {
+    name: edited(doc.name, env.branding.name),
+    slug: env.branding.slug,
+    tagline: edited(doc.tagline, env.branding.tagline),
+    description: edited(doc.description, env.branding.description),
+    logoUrl: absoluteUrl(uploadUrl(doc.logo) || edited(doc.logoUrl, env.branding.logoUrl), base),
+    iconUrl: absoluteUrl(uploadUrl(doc.icon) || edited(doc.iconUrl, env.branding.iconUrl), base),
+    primaryColor: edited(doc.primaryColor, env.branding.primaryColor),
+    publicUrl,
+    version: env.branding.version,
+    features: {
+      selfRegistration: env.auth.allowSelfRegistration,
+      submissionsOpen: doc.submissionsOpen !== false,
+    },
+  }
+}
+
+/** Whether POST /content/submit is open (branding's submissionsOpen, default true). */
+export async function submissionsOpen(payload: Payload): Promise<boolean> {
+  return (await readBrandingDoc(payload)).submissionsOpen !== false
+}

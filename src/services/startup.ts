@@ -1,0 +1,14 @@
+import type { Payload } from 'payload'
+
+import { getConfig } from '../config'
+import { logger } from '../logging'
+import { bootstrap } from './bootstrap'
+import { markReady } from './readiness'
+
+/** Payload's onInit: idempotent bootstrap, then the optional demo seed. */
+export async function onStart(payload: Payload): Promise<void> {
+  const config = getConfig()
+  await bootstrap(payload)
+  markReady('bootstrap')
+  logger().info({ engine: config.database.engine, env: config.env }, 'service.started')
+}
