@@ -31,6 +31,9 @@ export default buildConfig({
   db: databaseAdapter(config.database),
   endpoints: apiEndpoints(routes),
   graphQL: { disable: true },
+  // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every
+  // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/http/cors).
+  cors: '' as unknown as string[],
   sharp,
   telemetry: false,
   logger: logger() as unknown as PayloadLogger,

@@ -68,11 +68,11 @@ export const envSchema = z.object({
   TRUST_PROXY: envBoolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 
-  RATE_LIMIT_REGISTER: rateLimit.default('5/3600'),
-  RATE_LIMIT_LOGIN: rateLimit.default('10/3600'),
-  RATE_LIMIT_REFRESH: rateLimit.default('60/3600'),
-  RATE_LIMIT_PASSWORD_CHANGE: rateLimit.default('5/3600'),
-  RATE_LIMIT_SUBMIT: rateLimit.default('30/3600'),
+  RATE_LIMIT_REGISTER: rateLimit.prefault('5/3600'),
+  RATE_LIMIT_LOGIN: rateLimit.prefault('10/3600'),
+  RATE_LIMIT_REFRESH: rateLimit.prefault('60/3600'),
+  RATE_LIMIT_PASSWORD_CHANGE: rateLimit.prefault('5/3600'),
+  RATE_LIMIT_SUBMIT: rateLimit.prefault('30/3600'),
 })
 
 export type RawEnv = z.infer<typeof envSchema>

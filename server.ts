@@ -1,0 +1,59 @@
+/**
+ * The production server: Node's http server in front of Next (admin panel and /api/v1).
+ * It exists for three things Next's own `next start` cannot do: refuse to start on a bad
+ * configuration with one readable message, stamp the real client address into
+ * X-Forwarded-For (so rate limits cannot be dodged by sending that header), and start
+ * Payload (bootstrap, seed) before the first user request.
+ */
+import { createServer } from 'node:http'
+import next from 'next'
+
+import { ConfigError, parseConfig } from './src/config'
+
+process.env.NODE_ENV ??= 'production'
+
+let config
+try {
+  config = parseConfig(process.env)
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`)
+    process.exit(1)
+  }
+  throw err
+}
+
+const { logger } = await import('./src/logging')
+const log = logger()
+const app = next({ dev: false, dir: import.meta.dirname })
+const handle = app.getRequestHandler()
+await app.prepare()
+
+const server = createServer((req, res) => {
+  const socketIp = req.socket.remoteAddress ?? 'unknown'
+  const given = req.headers['x-forwarded-for']
+  // Untrusted: the socket is the client. Trusted proxy: append the hop, as proxies do.
+  req.headers['x-forwarded-for'] =
+    config.trustProxy && given ? `${Array.isArray(given) ? given.join(', ') : given}, ${socketIp}` : socketIp
+  void handle(req, res)
+})
+server.keepAliveTimeout = 65_000
+
+server.listen(config.port, async () => {
+  log.info({ port: config.port }, 'server.listening')
+  // Start Payload now (bootstrap, seed, catalog priming) rather than on the first user request.
+  try {
+    const res = await fetch(`http://127.0.0.1:${config.port}/api/v1/ready`)
+    log.info({ statusCode: res.status }, 'server.warmed')
+  } catch (err) {
+    log.error({ err }, 'server.warm_failed')
+  }
+})
+
+const shutdown = (signal: string) => {
+  log.info({ signal }, 'server.stopping')
+  server.close(() => process.exit(0))
+  setTimeout(() => process.exit(0), 5_000).unref()
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'))
+process.on('SIGINT', () => shutdown('SIGINT'))

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest'
+
+import { ConfigError, parseConfig } from '../src/config'
+
+const strong = (c: string) => c.repeat(40)
+const prod = {
+  NODE_ENV: 'production',
+  PAYLOAD_SECRET: strong('p'),
+  JWT_ACCESS_SECRET: strong('a'),
+  JWT_REFRESH_SECRET: strong('r'),
+}
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env, '1.2.3')
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError)
+    return (err as ConfigError).problems
+  }
+  throw new Error('expected the configuration to be refused')
+}
+
+describe('configuration', () => {
+  it('applies the spec defaults', () => {
+    const c = parseConfig({}, '1.2.3')
+    expect(c.branding).toEqual({
+      name: 'App',
+      slug: 'app',
+      tagline: '',
+      description: '',
+      logoUrl: '',
+      iconUrl: '',
+      primaryColor: '#3b82f6',
+      publicUrl: '',
+      version: '1.2.3',
+    })
+    expect(c.auth.accessTtlSeconds).toBe(900)
+    expect(c.auth.refreshTtlSeconds).toBe(2592000)
+    expect(c.pagination).toEqual({ defaultLimit: 30, maxLimit: 200, maxOffset: 10000 })
+    expect(c.database).toEqual({ uri: 'file:./data/app.db', name: undefined, engine: 'sqlite' })
+    expect(c.corsAllowedOrigins).toEqual([])
+    expect(c.rateLimits.login).toEqual({ points: 10, durationSeconds: 3600 })
+    expect(c.rateLimits.submit).toEqual({ points: 30, durationSeconds: 3600 })
+    expect(c.trustProxy).toBe(false)
+    expect(c.port).toBe(3000)
+  })
+
+  it('defaults APP_VERSION to the package version', () => {
+    expect(parseConfig({}).branding.version).toBe('0.1.0')
+    expect(parseConfig({ APP_VERSION: '2026.11' }).branding.version).toBe('2026.11')
+  })
+
+  it('opens self-registration by default in development and closes it in production', () => {
+    expect(parseConfig({ NODE_ENV: 'development' }).auth.allowSelfRegistration).toBe(true)
+    expect(parseConfig(prod).auth.allowSelfRegistration).toBe(false)
+    expect(parseConfig({ ...prod, AUTH_ALLOW_SELF_REGISTRATION: 'true' }).auth.allowSelfRegistration).toBe(true)
+    expect(parseConfig({ AUTH_ALLOW_SELF_REGISTRATION: 'false' }).auth.allowSelfRegistration).toBe(false)
+  })
+
+  it('selects the engine from DATABASE_URI', () => {
+    expect(parseConfig({ DATABASE_URI: 'mongodb://db:27017/app' }).database.engine).toBe('mongodb')
+    expect(parseConfig({ DATABASE_URI: 'mongodb+srv://x.example/app' }).database.engine).toBe('mongodb')
+    expect(parseConfig({ DATABASE_URI: 'file:/tmp/x.db' }).database.engine).toBe('sqlite')
+    expect(problemsOf({ DATABASE_URI: 'postgres://x' })).toEqual([expect.stringMatching(/^DATABASE_URI:/)])
+  })
+
+  it('splits and trims CORS origins', () => {
+    expect(parseConfig({ CORS_ALLOWED_ORIGINS: ' chrome-extension://abc , http://localhost:5173/ ,' }).corsAllowedOrigins).toEqual([
+      'chrome-extension://abc',
+      'http://localhost:5173',
+    ])
+  })
+
+  it('accepts a complete production environment', () => {
+    expect(parseConfig(prod).isProduction).toBe(true)
+  })
+
+  it('refuses production without JWT_ACCESS_SECRET', () => {
+    const { JWT_ACCESS_SECRET: _, ...env } = prod
+    expect(problemsOf(env)).toEqual(['JWT_ACCESS_SECRET: is required in production'])
+  })
+
+  it('refuses production without JWT_REFRESH_SECRET', () => {
+    const { JWT_REFRESH_SECRET: _, ...env } = prod
+    expect(problemsOf(env)).toEqual(['JWT_REFRESH_SECRET: is required in production'])
+  })
+
+  it('refuses production without PAYLOAD_SECRET', () => {
+    const { PAYLOAD_SECRET: _, ...env } = prod
+    expect(problemsOf(env)).toEqual(['PAYLOAD_SECRET: is required in production'])
+  })
+
+  it('refuses a JWT secret shorter than 32 bytes in production', () => {
+    expect(problemsOf({ ...prod, JWT_ACCESS_SECRET: 'x'.repeat(31) })).toEqual([
+      'JWT_ACCESS_SECRET: must be at least 32 bytes',
+    ])
+    expect(problemsOf({ ...prod, JWT_REFRESH_SECRET: 'short' })).toEqual(['JWT_REFRESH_SECRET: must be at least 32 bytes'])
+  })
+
+  it('refuses equal access and refresh secrets', () => {
+    expect(problemsOf({ ...prod, JWT_REFRESH_SECRET: prod.JWT_ACCESS_SECRET })).toEqual([
+      'JWT_REFRESH_SECRET: must differ from JWT_ACCESS_SECRET',
+    ])
+  })
+
+  it('names every bad variable in one message and never prints a value', () => {
+    const secretValue = 'tiny-secret-value'
+    let message = ''
+    try {
+      parseConfig({ NODE_ENV: 'production', JWT_ACCESS_SECRET: secretValue, JWT_REFRESH_SECRET: secretValue }, '1')
+    } catch (err) {
+      message = (err as Error).message
+    }
+    expect(message).toContain('JWT_ACCESS_SECRET: must be at least 32 bytes')
+    expect(message).toContain('JWT_REFRESH_SECRET: must be at least 32 bytes')
+    expect(message).toContain('JWT_REFRESH_SECRET: must differ from JWT_ACCESS_SECRET')
+    expect(message).toContain('PAYLOAD_SECRET: is required in production')
+    expect(message).not.toContain(secretValue)
+  })
+
+  it('reports malformed values by variable name', () => {
+    const problems = problemsOf({ PORT: 'eighty', APP_PRIMARY_COLOR: 'blue', PAGINATION_MAX_LIMIT: '-1', RATE_LIMIT_LOGIN: 'ten' })
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'APP_PRIMARY_COLOR',
+      'PAGINATION_MAX_LIMIT',
+      'PORT',
+      'RATE_LIMIT_LOGIN',
+    ])
+    expect(problems.join('\n')).not.toContain('eighty')
+  })
+
+  it('refuses a default limit above the maximum', () => {
+    expect(problemsOf({ PAGINATION_DEFAULT_LIMIT: '300' })).toEqual([
+      'PAGINATION_DEFAULT_LIMIT: must not exceed PAGINATION_MAX_LIMIT',
+    ])
+  })
+
+  it('requires the bootstrap admin email and password together, and a 12-character password', () => {
+    expect(problemsOf({ BOOTSTRAP_ADMIN_EMAIL: 'a@example.com' })).toEqual([
+      'BOOTSTRAP_ADMIN_EMAIL/BOOTSTRAP_ADMIN_PASSWORD: set both or neither',
+    ])
+    expect(problemsOf({ BOOTSTRAP_ADMIN_EMAIL: 'a@example.com', BOOTSTRAP_ADMIN_PASSWORD: 'short' })[0]).toMatch(
+      /^BOOTSTRAP_ADMIN_PASSWORD:/,
+    )
+  })
+
+  it('does not enforce secrets while next build evaluates modules', () => {
+    expect(parseConfig({ NODE_ENV: 'production' }, '1', { building: true }).isProduction).toBe(true)
+  })
+
+  it('treats empty variables as unset', () => {
+    expect(parseConfig({ APP_NAME: '', PORT: '' }, '1').branding.name).toBe('App')
+  })
+})

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+
+import { logger } from '../src/logging'
+import { testApp } from './support/app'
+
+describe('structured logs', () => {
+  it('writes exactly one request.completed line per /api/v1 request with the spec fields', async () => {
+    const app = await testApp()
+    const before = app.logs.length
+    const res = await app.request('GET', '/v1/meta', { headers: { 'X-Request-Id': 'log-test-1' } })
+    const lines = app.logs.slice(before).filter((l) => l.msg === 'request.completed')
+    expect(lines).toHaveLength(1)
+    const line = lines[0]!
+    expect(line).toMatchObject({
+      level: 'info',
+      requestId: 'log-test-1',
+      route: 'GET /api/v1/meta',
+      statusCode: 200,
+      msg: 'request.completed',
+    })
+    expect(line.ts).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    expect(Number.isInteger(line.durationMs)).toBe(true)
+    expect(res.status).toBe(200)
+  })
+
+  it('logs 404s on the catch-all route and 5xx at error level', async () => {
+    const app = await testApp()
+    const before = app.logs.length
+    await app.request('GET', '/v1/nope', { headers: { 'X-Request-Id': 'log-test-2' } })
+    const line = app.logs.slice(before).find((l) => l.requestId === 'log-test-2' && l.msg === 'request.completed')
+    expect(line).toMatchObject({ statusCode: 404, route: 'GET /api/v1/*', level: 'info' })
+  })
+
+  it('never writes an access token sent in the Authorization header', async () => {
+    const app = await testApp()
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2VjcmV0LXNpZ25hdHVyZQ'
+    await app.request('GET', '/v1/meta', { headers: { Authorization: `Bearer ${token}` } })
+    expect(app.rawLogs.join('')).not.toContain(token)
+  })
+
+  it('redacts passwords, hashes and tokens wherever they sit in a logged object', async () => {
+    const app = await testApp()
+    logger().info(
+      {
+        password: 'plain-password-1',
+        user: { passwordHash: '$argon2id$v=19$secret', email: 'x@example.com' },
+        body: { refreshToken: 'refresh-token-value', accessToken: 'access-token-value' },
+        headers: { authorization: 'Bearer abc.def.ghi' },
+        deep: { a: { b: { newPassword: 'new-password-value' } } },
+      },
+      'redaction.check',
+    )
+    const raw = app.rawLogs.join('')
+    for (const secret of ['plain-password-1', '$argon2id$v=19$secret', 'refresh-token-value', 'access-token-value', 'abc.def.ghi', 'new-password-value']) {
+      expect(raw).not.toContain(secret)
+    }
+    const line = app.logs.find((l) => l.msg === 'redaction.check')!
+    expect(line.user.email).toBe('x@example.com')
+    expect(line.password).toBe('[redacted]')
+  })
+})
