@@ -11,6 +11,7 @@ import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
 import { randomBytes } from 'node:crypto'
 
 import type { AppConfig } from '../config'
+import { syncSqliteSchema } from './sqliteSchema'
 
 export type Engine = 'sqlite' | 'mongodb'
 
@@ -35,7 +36,8 @@ export function databaseAdapter(db: AppConfig['database']): DatabaseAdapterObj {
     // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
     wal: true,
     busyTimeout: 5000,
-    push: true,
+    // The service syncs the schema itself (prepareDatabase), in production too.
+    push: false,
   })
 }
 
@@ -69,4 +71,9 @@ export async function ping(payload: Payload): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/** Brings the database schema up to date before anything else runs. */
+export async function prepareDatabase(payload: Payload, engine: Engine): Promise<void> {
+  if (engine === 'sqlite') await syncSqliteSchema(payload)
 }

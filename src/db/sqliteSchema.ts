@@ -1,0 +1,50 @@
+/**
+ * Schema sync for the embedded SQLite engine, in every environment (Payload's own push runs
+ * only outside production and would drop the tables the service keeps beside Payload's).
+ * Tables the service manages with raw SQL (full-text index, counters) are named with one of
+ * RAW_TABLE_PREFIXES and are left alone. A change that would lose data refuses to start.
+ */
+import { sql } from '@payloadcms/db-sqlite'
+import type { Payload } from 'payload'
+
+/** Tables created with raw SQL by src/db modules; schema sync never touches them. */
+export const RAW_TABLE_PREFIXES = ['raw_']
+
+type DrizzleKit = {
+  pushSchema: (
+    schema: Record<string, unknown>,
+    drizzle: unknown,
+  ) => Promise<{ hasDataLoss: boolean; warnings: string[]; statementsToExecute: string[] }>
+}
+
+type SqliteAdapterLike = {
+  schema: Record<string, unknown>
+  drizzle: { run(query: unknown): Promise<unknown> }
+  requireDrizzleKit(): DrizzleKit
+}
+
+const touchesRawTable = (text: string) =>
+  RAW_TABLE_PREFIXES.some((prefix) => new RegExp(`[\`"'\\s(]${prefix}`).test(text))
+
+/** drizzle-kit draws a progress spinner on stdout, which must carry only JSON log lines. */
+async function quietly<T>(work: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write
+  process.stdout.write = (() => true) as typeof process.stdout.write
+  try {
+    return await work()
+  } finally {
+    process.stdout.write = write
+  }
+}
+
+export async function syncSqliteSchema(payload: Payload): Promise<void> {
+  const adapter = payload.db as unknown as SqliteAdapterLike
+  const { pushSchema } = adapter.requireDrizzleKit()
+  const { statementsToExecute, warnings } = await quietly(() => pushSchema(adapter.schema, adapter.drizzle))
+  const statements = statementsToExecute.filter((s) => !touchesRawTable(s))
+  const lossy = warnings.filter((w) => !touchesRawTable(w))
+  if (lossy.length > 0) {
+    throw new Error(`The database schema change would lose data; migrate it by hand first:\n${lossy.join('\n')}`)
+  }
+  for (const statement of statements) await adapter.drizzle.run(sql.raw(statement))
+}
