@@ -25,6 +25,8 @@ export default buildConfig({
     user: Users.slug,
     meta: { titleSuffix: ` · ${config.branding.name}` },
     importMap: { baseDir: dirname },
+    // The default gravatar would call out to the internet.
+    avatar: 'default',
   },
   collections: withEngineIds(config.database.engine, [Users, Roles, Facets, Media]),
   globals: [Branding],

@@ -10,7 +10,7 @@ import next from 'next'
 
 import { ConfigError, parseConfig } from './src/config'
 
-process.env.NODE_ENV ??= 'production'
+;(process.env as Record<string, string>).NODE_ENV ??= 'production'
 
 let config
 try {

@@ -23,7 +23,7 @@ async function callWrapped(
 
 describe('the /api/v1 envelope', () => {
   afterEach(() => {
-    process.env.NODE_ENV = 'test'
+    ;(process.env as Record<string, string>).NODE_ENV = 'test'
     resetConfig()
   })
 
@@ -139,7 +139,7 @@ describe('the /api/v1 envelope', () => {
   })
 
   it('omits internal error details in production', async () => {
-    process.env.NODE_ENV = 'production'
+    ;(process.env as Record<string, string>).NODE_ENV = 'production'
     resetConfig()
     const res = await callWrapped(async () => {
       throw new Error('secret internals')

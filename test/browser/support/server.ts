@@ -1,0 +1,76 @@
+/**
+ * Starts the real production server (the built Next app behind server.ts) on a free port
+ * with a fresh SQLite database, for browser tests. `npm test` builds before running vitest.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+export type RunningServer = { baseUrl: string; logs: string[]; stop(): Promise<void> }
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-123' }
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const root = path.resolve(import.meta.dirname, '../../..')
+  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    throw new Error('No production build found: run `npm run build` first (`npm test` does).')
+  }
+  const port = await freePort()
+  const dir = path.join(os.tmpdir(), 'curation-browser', randomBytes(6).toString('hex'))
+  mkdirSync(dir, { recursive: true })
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URI: `file:${path.join(dir, 'app.db')}`,
+    PAYLOAD_SECRET: randomBytes(32).toString('hex'),
+    JWT_ACCESS_SECRET: randomBytes(32).toString('hex'),
+    JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...extraEnv,
+  }
+  delete (env as Record<string, string | undefined>).DB_NAME
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const logs: string[] = []
+  child.stdout!.on('data', (d) => logs.push(String(d)))
+  child.stderr!.on('data', (d) => logs.push(String(d)))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`)
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/ready`)
+      if (res.status === 200) break
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready in time:\n${logs.join('')}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return {
+    baseUrl,
+    logs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
