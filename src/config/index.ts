@@ -84,21 +84,20 @@ export function parseConfig(
   version: string = packageVersion(),
   { building = false }: { building?: boolean } = {},
 ): AppConfig {
-  const parsed = envSchema.safeParse(withoutEmpty(env))
+  const given = withoutEmpty(env)
+  const parsed = envSchema.safeParse(given)
   const problems: string[] = []
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message.replace(/received .*/i, 'invalid value')}`)
     }
-    throw new ConfigError(problems)
   }
-  const raw: RawEnv = parsed.data
-  const isProduction = raw.NODE_ENV === 'production'
+  const isProduction = given.NODE_ENV === 'production'
   // `next build` evaluates modules with NODE_ENV=production but serves nothing: secrets are checked at start.
   const enforceSecrets = isProduction && !building
 
   const secret = (name: 'JWT_ACCESS_SECRET' | 'JWT_REFRESH_SECRET' | 'PAYLOAD_SECRET'): string => {
-    const value = raw[name]
+    const value = given[name]
     if (value === undefined) {
       if (enforceSecrets) problems.push(`${name}: is required in production`)
       return randomBytes(MIN_SECRET_BYTES).toString('base64url')
@@ -111,9 +110,11 @@ export function parseConfig(
   const accessSecret = secret('JWT_ACCESS_SECRET')
   const refreshSecret = secret('JWT_REFRESH_SECRET')
   const payloadSecret = secret('PAYLOAD_SECRET')
-  if (raw.JWT_ACCESS_SECRET !== undefined && raw.JWT_ACCESS_SECRET === raw.JWT_REFRESH_SECRET) {
+  if (given.JWT_ACCESS_SECRET !== undefined && given.JWT_ACCESS_SECRET === given.JWT_REFRESH_SECRET) {
     problems.push('JWT_REFRESH_SECRET: must differ from JWT_ACCESS_SECRET')
   }
+  if (!parsed.success) throw new ConfigError(problems)
+  const raw: RawEnv = parsed.data
   if (raw.PAGINATION_DEFAULT_LIMIT > raw.PAGINATION_MAX_LIMIT) {
     problems.push('PAGINATION_DEFAULT_LIMIT: must not exceed PAGINATION_MAX_LIMIT')
   }
