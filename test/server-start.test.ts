@@ -8,7 +8,7 @@ function start(env: Record<string, string>) {
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }
   return spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: root,
-    env: { ...base, ...env },
+    env: { ...base, ...env } as unknown as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout: 60_000,
   })

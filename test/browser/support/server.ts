@@ -32,7 +32,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const port = await freePort()
   const dir = path.join(os.tmpdir(), 'curation-browser', randomBytes(6).toString('hex'))
   mkdirSync(dir, { recursive: true })
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),
@@ -45,7 +45,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     NEXT_TELEMETRY_DISABLED: '1',
     ...extraEnv,
   }
-  delete (env as Record<string, string | undefined>).DB_NAME
+  delete env.DB_NAME
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const logs: string[] = []
   child.stdout!.on('data', (d) => logs.push(String(d)))
