@@ -1,17 +1,9 @@
 import type { Payload } from 'payload'
 
-import { getConfig } from '../config'
+import { type AppConfig, getConfig } from '../config'
 
-export type BrandingRecord = {
-  name: string
-  slug: string
-  tagline: string
-  description: string
-  logoUrl: string
-  iconUrl: string
-  primaryColor: string
-  publicUrl: string
-  version: string
+/** The branding record of GET /meta: the configured fields, as edited, plus feature flags. */
+export type BrandingRecord = AppConfig['branding'] & {
   features: { selfRegistration: boolean; submissionsOpen: boolean }
 }
 
