@@ -1,6 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
+import { invalidateBranding } from '../src/services/branding'
 
 /**
  * Branding edited in the admin panel. Empty fields fall back to their environment variables
@@ -10,6 +11,7 @@ export const Branding: GlobalConfig = {
   slug: 'branding',
   admin: { group: 'Branding' },
   access: { read: consoleRead, update: allowIf('catalog.manage') },
+  hooks: { afterChange: [() => invalidateBranding()] },
   fields: [
     { name: 'name', type: 'text', admin: { description: 'Empty: APP_NAME' } },
     { name: 'tagline', type: 'text', admin: { description: 'Empty: APP_TAGLINE' } },

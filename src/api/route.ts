@@ -1,7 +1,7 @@
-import type { Logger } from 'pino'
 import type { PayloadRequest } from 'payload'
 
 import type { AuthMode, AuthUser } from '../../access/guards'
+import type { RequestLogger } from '../logging'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
 
@@ -27,7 +27,7 @@ export type ApiContext = {
   user: AuthUser | null
   /** The client address (X-Forwarded-For is honoured only when TRUST_PROXY is set). */
   ip: string
-  log: Logger
+  log: RequestLogger
   /** The JSON body; malformed JSON is 400 `validation.failed`. */
   body(): Promise<unknown>
 }

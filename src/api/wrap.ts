@@ -5,7 +5,7 @@ import { getConfig } from '../config'
 import { ApiError, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
 import { etagMatches } from '../http/etag'
-import { logger } from '../logging'
+import { withFields } from '../logging'
 import { clientIp } from './clientIp'
 import { requestIdFrom } from './requestId'
 import type { ApiContext, Reply, RouteSpec } from './route'
@@ -43,7 +43,7 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
   return async (req: PayloadRequest) => {
     const started = performance.now()
     const requestId = requestIdFrom(req.headers)
-    const log = logger().child({ requestId, route: routeName })
+    const log = withFields({ requestId, route: routeName })
     const headers = new Headers({ 'X-Request-Id': requestId })
     let userId: string | undefined
     let status = 200

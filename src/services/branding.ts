@@ -37,8 +37,26 @@ export function absoluteUrl(url: string, base: string): string {
   }
 }
 
+/**
+ * The edited branding, cached briefly: /meta is hit on every extension start. An edit in this
+ * process clears the cache at once (the global's afterChange hook); other processes sharing
+ * the database see it within BRANDING_TTL_MS.
+ */
+const BRANDING_TTL_MS = 1000
+let cached: { doc: Promise<BrandingDoc>; at: number } | undefined
+
+export function invalidateBranding(): void {
+  cached = undefined
+}
+
 export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
-  return (await payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true })) as BrandingDoc
+  const now = Date.now()
+  if (!cached || now - cached.at > BRANDING_TTL_MS) {
+    const doc = payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>
+    cached = { doc, at: now }
+    doc.catch(() => invalidateBranding())
+  }
+  return cached.doc
 }
 
 /** The public branding record: each field the edited global value, else its environment variable. */
