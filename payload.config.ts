@@ -4,14 +4,22 @@ import { buildConfig, type PayloadLogger } from 'payload'
 import sharp from 'sharp'
 
 import { Branding } from './collections/Branding'
+import { Channels } from './collections/Channels'
+import { Content } from './collections/Content'
 import { Facets } from './collections/Facets'
+import { Groups } from './collections/Groups'
 import { Media } from './collections/Media'
+import { Notifications } from './collections/Notifications'
+import { Platforms } from './collections/Platforms'
 import { Roles } from './collections/Roles'
+import { Surfaces } from './collections/Surfaces'
+import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
 import { routes } from './endpoints'
 import { apiEndpoints } from './src/api/router'
 import { getConfig } from './src/config'
 import { databaseAdapter, withEngineIds } from './src/db/engine'
+import { jobsConfig } from './src/jobs/followUps'
 import { logger } from './src/logging'
 import { onStart } from './src/services/startup'
 
@@ -28,10 +36,23 @@ export default buildConfig({
     // The default gravatar would call out to the internet.
     avatar: 'default',
   },
-  collections: withEngineIds(config.database.engine, [Users, Roles, Facets, Media]),
+  collections: withEngineIds(config.database.engine, [
+    Users,
+    Roles,
+    Facets,
+    Media,
+    Surfaces,
+    Groups,
+    Channels,
+    Platforms,
+    Tags,
+    Content,
+    Notifications,
+  ]),
   globals: [Branding],
   db: databaseAdapter(config.database),
   endpoints: apiEndpoints(routes),
+  jobs: jobsConfig,
   graphQL: { disable: true },
   // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every
   // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/http/cors).

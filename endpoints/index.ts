@@ -1,6 +1,21 @@
 import type { RouteSpec } from '../src/api/route'
+import { catalog } from './catalog'
+import { getContentRoute, listContentRoute, relatedContentRoute } from './content'
 import { health, ready } from './health'
 import { meta } from './meta'
+import { suggestSlugRoute } from './slug'
+import { getTagRoute, listTagsRoute } from './tags'
 
 /** Every /api/v1 route. Order matters only between routes whose paths overlap. */
-export const routes: RouteSpec[] = [meta, health, ready]
+export const routes: RouteSpec[] = [
+  meta,
+  health,
+  ready,
+  catalog,
+  listContentRoute,
+  relatedContentRoute,
+  getContentRoute,
+  listTagsRoute,
+  getTagRoute,
+  suggestSlugRoute,
+]

@@ -77,3 +77,8 @@ export async function ping(payload: Payload): Promise<boolean> {
 export async function prepareDatabase(payload: Payload, engine: Engine): Promise<void> {
   if (engine === 'sqlite') await syncSqliteSchema(payload)
 }
+
+// The content and taxonomy fast paths (one interface over both engines).
+export { contentStoreFor } from './contentStore'
+export { invalidateCounts } from './countCache'
+export type * from './contentTypes'

@@ -1,16 +1,24 @@
 import type { Payload } from 'payload'
 
 import { getConfig } from '../config'
-import { prepareDatabase } from '../db/engine'
+import { contentStoreFor, prepareDatabase } from '../db/engine'
 import { logger } from '../logging'
 import { bootstrap } from './bootstrap'
-import { markReady } from './readiness'
+import { primeCatalog } from './catalog'
+import { expectReady, markReady } from './readiness'
+import { seedDemoIfEmpty } from './seed'
 
-/** Payload's onInit: idempotent bootstrap, then the optional demo seed. */
+/** Payload's onInit: idempotent bootstrap, content indexes, the optional demo seed, catalog priming. */
 export async function onStart(payload: Payload): Promise<void> {
   const config = getConfig()
+  // Registered before bootstrap is marked, so /ready never reports ready without the catalog.
+  expectReady('catalog')
   await prepareDatabase(payload, config.database.engine)
   await bootstrap(payload)
   markReady('bootstrap')
+  await contentStoreFor(payload).prepare()
+  if (config.seedDemo && (await seedDemoIfEmpty(payload))) logger().info({}, 'seed.demo_loaded')
+  await primeCatalog(payload)
+  markReady('catalog')
   logger().info({ engine: config.database.engine, env: config.env }, 'service.started')
 }

@@ -1,0 +1,33 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+import { catalogChangedHook } from '../src/services/catalogHooks'
+import { displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
+
+/** Channels within a group; the slug is unique per group (composite unique index). */
+export const Channels: CollectionConfig = {
+  slug: 'channels',
+  admin: {
+    useAsTitle: 'label',
+    defaultColumns: ['label', 'slug', 'group', 'displayOrder', 'isActive'],
+    listSearchableFields: ['label', 'slug'],
+    group: 'Taxonomy',
+  },
+  access: {
+    read: consoleRead,
+    create: allowIf('catalog.manage'),
+    update: allowIf('catalog.manage'),
+    delete: () => false,
+  },
+  defaultSort: 'displayOrder',
+  indexes: [{ fields: ['group', 'slug'], unique: true }],
+  hooks: { afterChange: [catalogChangedHook] },
+  fields: [
+    { name: 'group', type: 'relationship', relationTo: 'groups', required: true, index: true },
+    slugField({ unique: false }),
+    labelField,
+    displayOrderField,
+    isActiveField,
+  ],
+  timestamps: true,
+}

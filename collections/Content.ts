@@ -1,0 +1,90 @@
+import type { CollectionConfig, Validate } from 'payload'
+
+import { allowIf } from '../access/collectionAccess'
+import { invalidateCounts } from '../src/db/engine'
+import { slugProblem } from '../src/slug'
+import { slugField } from './taxonomyFields'
+
+export const CONTENT_STATUSES = ['pending', 'approved', 'rejected'] as const
+export type ContentStatus = (typeof CONTENT_STATUSES)[number]
+
+const validateTagSlugs: Validate = (value: unknown) => {
+  if (value == null) return true
+  if (!Array.isArray(value)) return 'tagSlugs must be an array of tag slugs.'
+  if (value.some((v) => slugProblem(v) === 'pattern')) return 'Every tag slug must match the slug pattern.'
+  if (new Set(value).size !== value.length) return 'Tag slugs must not repeat.'
+  return true
+}
+
+const validateUrl: Validate = (value: unknown) => {
+  try {
+    const u = new URL(String(value))
+    return u.protocol === 'http:' || u.protocol === 'https:' ? true : 'Use an http or https URL.'
+  } catch {
+    return 'Use an http or https URL.'
+  }
+}
+
+const refId = (v: unknown): string | null =>
+  v == null ? null : typeof v === 'object' ? String((v as { id: unknown }).id) : String(v)
+
+/** The channel, when set, must belong to the content's group. */
+const validateChannel: Validate = async (value: unknown, { data, req }: any) => {
+  const channelId = refId(value)
+  if (!channelId) return true
+  const groupId = refId(data?.group)
+  if (!groupId) return 'A channel needs a group.'
+  const channel = await req.payload.findByID({ collection: 'channels', id: channelId, depth: 0, overrideAccess: true, req })
+  return refId(channel?.group) === groupId ? true : 'The channel does not belong to the group.'
+}
+
+/**
+ * Curated content. Never hard-deleted (isActive=false is the soft delete). Reads through
+ * Payload's REST are for moderators; the public list is GET /api/v1/content (src/db fast path).
+ * tagSlugs is a JSON array column: the DTO reads it as is, and src/db keeps an indexed
+ * side table in sync with triggers for filtering.
+ */
+export const Content: CollectionConfig = {
+  slug: 'content',
+  labels: { singular: 'Content item', plural: 'Content' },
+  admin: {
+    useAsTitle: 'title',
+    defaultColumns: ['title', 'slug', 'status', 'group', 'platform', 'approvedAt', 'isActive'],
+    listSearchableFields: ['title', 'slug'],
+    group: 'Content',
+  },
+  access: {
+    read: allowIf('content.moderate'),
+    create: allowIf('content.moderate'),
+    update: allowIf('content.moderate'),
+    delete: () => false,
+  },
+  defaultSort: '-approvedAt',
+  // Cached list totals are keyed by a data version; a local write also drops them at once.
+  hooks: { afterChange: [({ doc }) => (invalidateCounts(), doc)] },
+  fields: [
+    slugField({ unique: true }),
+    { name: 'title', type: 'text', required: true, maxLength: 200 },
+    { name: 'description', type: 'textarea', maxLength: 2000 },
+    { name: 'url', type: 'text', required: true, validate: validateUrl },
+    { name: 'tagSlugs', type: 'json', defaultValue: [], validate: validateTagSlugs },
+    { name: 'group', type: 'relationship', relationTo: 'groups' },
+    { name: 'channel', type: 'relationship', relationTo: 'channels', validate: validateChannel },
+    { name: 'platform', type: 'relationship', relationTo: 'platforms' },
+    {
+      name: 'status',
+      type: 'select',
+      required: true,
+      defaultValue: 'pending',
+      options: [...CONTENT_STATUSES],
+      // Moderation actions (approve/reject) change it, not free editing.
+      admin: { readOnly: true, position: 'sidebar' },
+    },
+    { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { position: 'sidebar' } },
+    { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { position: 'sidebar' } },
+    { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
+    { name: 'rejectionReason', type: 'textarea', maxLength: 500 },
+    { name: 'thumbnail', type: 'upload', relationTo: 'media' },
+  ],
+  timestamps: true,
+}

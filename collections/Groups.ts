@@ -1,0 +1,34 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+import { catalogChangedHook } from '../src/services/catalogHooks'
+import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
+
+/** Groups within a surface; the slug is unique per surface (composite unique index). */
+export const Groups: CollectionConfig = {
+  slug: 'groups',
+  admin: {
+    useAsTitle: 'label',
+    defaultColumns: ['label', 'slug', 'surface', 'displayOrder', 'isActive'],
+    listSearchableFields: ['label', 'slug'],
+    group: 'Taxonomy',
+  },
+  access: {
+    read: consoleRead,
+    create: allowIf('catalog.manage'),
+    update: allowIf('catalog.manage'),
+    delete: () => false,
+  },
+  defaultSort: 'displayOrder',
+  indexes: [{ fields: ['surface', 'slug'], unique: true }],
+  hooks: { afterChange: [catalogChangedHook] },
+  fields: [
+    { name: 'surface', type: 'relationship', relationTo: 'surfaces', required: true, index: true },
+    slugField({ unique: false }),
+    labelField,
+    colorField('color'),
+    displayOrderField,
+    isActiveField,
+  ],
+  timestamps: true,
+}

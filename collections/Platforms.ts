@@ -1,0 +1,26 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+import { catalogChangedHook } from '../src/services/catalogHooks'
+import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
+
+/** Where content lives (YouTube, a blog host...). */
+export const Platforms: CollectionConfig = {
+  slug: 'platforms',
+  admin: {
+    useAsTitle: 'label',
+    defaultColumns: ['label', 'slug', 'color', 'displayOrder', 'isActive'],
+    listSearchableFields: ['label', 'slug'],
+    group: 'Taxonomy',
+  },
+  access: {
+    read: consoleRead,
+    create: allowIf('catalog.manage'),
+    update: allowIf('catalog.manage'),
+    delete: () => false,
+  },
+  defaultSort: 'displayOrder',
+  hooks: { afterChange: [catalogChangedHook] },
+  fields: [slugField({ unique: true }), labelField, colorField('color'), displayOrderField, isActiveField],
+  timestamps: true,
+}

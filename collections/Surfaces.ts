@@ -1,0 +1,40 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+import { catalogChangedHook } from '../src/services/catalogHooks'
+import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
+
+/** Top level of the navigation tree. Never hard-deleted: deactivate instead. */
+export const Surfaces: CollectionConfig = {
+  slug: 'surfaces',
+  admin: {
+    useAsTitle: 'label',
+    defaultColumns: ['label', 'slug', 'routePrefix', 'displayOrder', 'isActive'],
+    listSearchableFields: ['label', 'slug'],
+    group: 'Taxonomy',
+  },
+  access: {
+    read: consoleRead,
+    create: allowIf('catalog.manage'),
+    update: allowIf('catalog.manage'),
+    delete: () => false,
+  },
+  defaultSort: 'displayOrder',
+  hooks: { afterChange: [catalogChangedHook] },
+  fields: [
+    slugField({ unique: true }),
+    labelField,
+    { name: 'routePrefix', type: 'text', required: true, admin: { description: 'Path prefix, e.g. /learn' } },
+    {
+      name: 'browseMode',
+      type: 'select',
+      required: true,
+      defaultValue: 'grid',
+      options: ['grid', 'list', 'feed'],
+    },
+    colorField('accentColor', '#3b82f6'),
+    displayOrderField,
+    isActiveField,
+  ],
+  timestamps: true,
+}

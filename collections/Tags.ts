@@ -1,0 +1,30 @@
+import type { CollectionConfig } from 'payload'
+
+import { allowIf, consoleRead } from '../access/collectionAccess'
+import { catalogChangedHook } from '../src/services/catalogHooks'
+import { labelField, slugField } from './taxonomyFields'
+
+/** Tags, each in one facet. Never deleted; rename is the editorial operation. */
+export const Tags: CollectionConfig = {
+  slug: 'tags',
+  admin: {
+    useAsTitle: 'label',
+    defaultColumns: ['label', 'slug', 'facet', 'updatedAt'],
+    listSearchableFields: ['label', 'slug'],
+    group: 'Taxonomy',
+  },
+  access: {
+    read: consoleRead,
+    create: allowIf('tag.manage'),
+    update: allowIf('tag.manage'),
+    delete: () => false,
+  },
+  defaultSort: 'label',
+  hooks: { afterChange: [catalogChangedHook] },
+  fields: [
+    slugField({ unique: true }),
+    { ...labelField, index: true },
+    { name: 'facet', type: 'relationship', relationTo: 'facets', required: true, index: true },
+  ],
+  timestamps: true,
+}

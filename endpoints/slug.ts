@@ -1,0 +1,13 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../src/api/route'
+import { parseWith } from '../src/api/validation'
+import { SLUG_ENTITIES, suggest } from '../src/services/slug'
+
+const body = z.object({ value: z.string().min(1).max(500), entity: z.enum(SLUG_ENTITIES) }).strict()
+
+export const suggestSlugRoute = defineRoute({
+  method: 'post',
+  path: '/slug/suggest',
+  handler: async (ctx) => ({ data: suggest(parseWith(body, await ctx.body()).value) }),
+})

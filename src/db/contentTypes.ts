@@ -1,0 +1,101 @@
+/** The engine-neutral shapes the content fast path reads and writes (src/db/*ContentStore). */
+export type ContentStatus = 'pending' | 'approved' | 'rejected'
+
+/** One content row as stored; relationships are ids, resolved to slugs by the service. */
+export type ContentRecord = {
+  id: string
+  slug: string
+  title: string
+  description: string | null
+  url: string
+  tagSlugs: string[]
+  groupId: string | null
+  channelId: string | null
+  platformId: string | null
+  status: ContentStatus
+  isActive: boolean
+  submittedBy: string | null
+  approvedAt: string | null
+  rejectionReason: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type ContentSort = 'newest' | 'oldest' | 'alpha' | 'relevance'
+
+/** Filters, already resolved to ids. Arrays are never empty (the service short-circuits). */
+export type ContentFilter = {
+  statuses: ContentStatus[] | 'all'
+  includeInactive: boolean
+  /** terms: >= 3 characters, scored by the text index; shortTerms: substring of title, each required. */
+  text?: { terms: string[]; shortTerms: string[] }
+  tags?: string[]
+  groupIds?: string[]
+  channelIds?: string[]
+  platformIds?: string[]
+  /** ISO timestamp: approvedAt >= this. */
+  approvedSince?: string
+}
+
+export type ContentListQuery = ContentFilter & {
+  sort: ContentSort
+  offset: number
+  /** 0 = count only. */
+  limit: number
+  /** The caller accepts an approximate total on large unfiltered lists. */
+  estimate: boolean
+}
+
+export type ContentPage = { rows: ContentRecord[]; total: number; estimated: boolean }
+
+export type TagRecord = {
+  id: string
+  slug: string
+  label: string
+  facetId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type TagListQuery = { facetIds?: string[]; prefix?: string; offset: number; limit: number }
+
+/** A row for bulk insertion (seeding, benchmarks); ids are generated when absent. */
+export type NewContent = {
+  id?: string
+  slug: string
+  title: string
+  description: string | null
+  url: string
+  tagSlugs: string[]
+  groupId: string | null
+  channelId: string | null
+  platformId: string | null
+  status: ContentStatus
+  isActive: boolean
+  submittedBy: string | null
+  approvedAt: string | null
+  rejectionReason: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type NewTag = { id?: string; slug: string; label: string; facetId: string; createdAt: string; updatedAt: string }
+
+/** The one interface over both engines for the content/tag hot paths. */
+export interface ContentStore {
+  /** Idempotent: indexes, the text index (FTS5 + triggers on SQLite), side tables. */
+  prepare(): Promise<void>
+  listContent(query: ContentListQuery): Promise<ContentPage>
+  contentBySlug(slug: string): Promise<ContentRecord | null>
+  /** Approved, active items sharing a channel or a tag, scored 2×channel + shared tags. */
+  relatedContent(item: ContentRecord, limit: number): Promise<ContentRecord[]>
+  countContent(): Promise<number>
+  listTags(query: TagListQuery): Promise<{ rows: TagRecord[]; total: number }>
+  tagBySlug(slug: string): Promise<TagRecord | null>
+  /** Approved, active content holding each tag. */
+  tagUsage(slugs: string[]): Promise<Map<string, number>>
+  /** Changes whenever any taxonomy table (surfaces, groups, channels, platforms, tags, facets) is written. */
+  taxonomyVersion(): Promise<string>
+  insertContent(rows: NewContent[]): Promise<void>
+  insertTags(rows: NewTag[]): Promise<void>
+}

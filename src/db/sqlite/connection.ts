@@ -1,0 +1,42 @@
+/**
+ * The service's own connection to the SQLite file, beside Payload's: synchronous (libsql's
+ * better-sqlite3 API) with a prepared-statement cache, so a hot read is bind + step with
+ * no re-parse. WAL lets it read while Payload writes.
+ */
+import Database from 'libsql'
+
+type Db = InstanceType<typeof Database>
+type Statement = ReturnType<Db['prepare']>
+
+let db: Db | undefined
+let dbFile: string | undefined
+const statements = new Map<string, Statement>()
+
+export function sqliteFileOf(uri: string): string {
+  return uri.replace(/^file:/, '')
+}
+
+export function connection(file: string): Db {
+  if (db && dbFile === file) return db
+  db?.close()
+  statements.clear()
+  db = new Database(file)
+  dbFile = file
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA cache_size = -65536')
+  db.exec('PRAGMA mmap_size = 268435456')
+  return db
+}
+
+/** A cached prepared statement in raw (array-row) mode. */
+export function statement(file: string, sql: string): Statement {
+  const conn = connection(file)
+  let stmt = statements.get(sql)
+  if (!stmt) {
+    stmt = conn.prepare(sql)
+    if (stmt.reader) stmt.raw(true)
+    if (statements.size > 1000) statements.clear()
+    statements.set(sql, stmt)
+  }
+  return stmt
+}

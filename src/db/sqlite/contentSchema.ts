@@ -1,0 +1,86 @@
+/**
+ * Raw SQLite objects beside Payload's tables (named raw_* so schema sync leaves them be):
+ * list indexes, the tag side table and the FTS5 text index, both kept in sync by triggers
+ * so every write path (Payload, admin panel, bulk seed) maintains them. Idempotent.
+ */
+type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
+
+const INDEXES = [
+  'CREATE INDEX IF NOT EXISTS raw_content_list ON content(status, is_active, approved_at, id)',
+  'CREATE INDEX IF NOT EXISTS raw_content_alpha ON content(status, is_active, title, id)',
+  'CREATE INDEX IF NOT EXISTS raw_content_group_list ON content(group_id, approved_at, id)',
+  'CREATE INDEX IF NOT EXISTS raw_content_channel_list ON content(channel_id, approved_at, id)',
+  'CREATE INDEX IF NOT EXISTS raw_content_platform_list ON content(platform_id, approved_at, id)',
+]
+
+const TABLES = [
+  `CREATE TABLE IF NOT EXISTS raw_content_tags (
+     tag TEXT NOT NULL, content_rowid INTEGER NOT NULL, PRIMARY KEY (tag, content_rowid)
+   ) WITHOUT ROWID`,
+  'CREATE INDEX IF NOT EXISTS raw_content_tags_row ON raw_content_tags(content_rowid)',
+  `CREATE VIRTUAL TABLE IF NOT EXISTS raw_content_fts USING fts5(
+     title, description, tokenize = 'porter unicode61 remove_diacritics 2'
+   )`,
+]
+
+const TAGS_OF_NEW = `SELECT value, new.rowid FROM json_each(CASE WHEN json_valid(new.tag_slugs) THEN new.tag_slugs ELSE '[]' END) WHERE type = 'text'`
+
+const TRIGGERS: Record<string, string> = {
+  raw_content_ai: `CREATE TRIGGER raw_content_ai AFTER INSERT ON content BEGIN
+     INSERT INTO raw_content_fts(rowid, title, description) VALUES (new.rowid, new.title, coalesce(new.description, ''));
+     INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid) ${TAGS_OF_NEW};
+   END`,
+  raw_content_au_text: `CREATE TRIGGER raw_content_au_text AFTER UPDATE OF title, description ON content BEGIN
+     DELETE FROM raw_content_fts WHERE rowid = old.rowid;
+     INSERT INTO raw_content_fts(rowid, title, description) VALUES (new.rowid, new.title, coalesce(new.description, ''));
+   END`,
+  raw_content_au_tags: `CREATE TRIGGER raw_content_au_tags AFTER UPDATE OF tag_slugs ON content BEGIN
+     DELETE FROM raw_content_tags WHERE content_rowid = old.rowid;
+     INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid) ${TAGS_OF_NEW};
+   END`,
+  raw_content_ad: `CREATE TRIGGER raw_content_ad AFTER DELETE ON content BEGIN
+     DELETE FROM raw_content_fts WHERE rowid = old.rowid;
+     DELETE FROM raw_content_tags WHERE content_rowid = old.rowid;
+   END`,
+}
+
+/** Creates what is missing; rebuilds the FTS and tag tables when triggers were (re)created or counts drifted. */
+export function ensureContentSchema(db: Db): void {
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    for (const sql of [...INDEXES, ...TABLES]) db.exec(sql)
+    const existing = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'content'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    )
+    let rebuild = false
+    for (const [name, sql] of Object.entries(TRIGGERS)) {
+      if (!existing.has(name)) {
+        db.exec(sql)
+        rebuild = true
+      }
+    }
+    const counts = db
+      .prepare('SELECT (SELECT count(*) FROM content) AS c, (SELECT count(*) FROM raw_content_fts) AS f')
+      .get() as { c: number; f: number }
+    if (rebuild || counts.c !== counts.f) {
+      // A schema sync that recreated `content` drops triggers and may renumber rowids.
+      db.exec('DELETE FROM raw_content_fts')
+      db.exec(
+        "INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM content",
+      )
+      db.exec('DELETE FROM raw_content_tags')
+      db.exec(
+        `INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid)
+         SELECT j.value, c.rowid FROM content c, json_each(CASE WHEN json_valid(c.tag_slugs) THEN c.tag_slugs ELSE '[]' END) j
+         WHERE j.type = 'text'`,
+      )
+    }
+    db.exec('COMMIT')
+  } catch (err) {
+    db.exec('ROLLBACK')
+    throw err
+  }
+  db.exec('ANALYZE')
+}

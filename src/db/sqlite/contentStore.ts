@@ -1,0 +1,273 @@
+/**
+ * The SQLite content store: parameterized SQL on the service's own connection with cached
+ * prepared statements. Lists use raw_* indexes, the tag side table and FTS5 (contentSchema).
+ */
+import { hexIdFactory } from '../ids'
+import { cachedCount } from '../countCache'
+import type {
+  ContentListQuery,
+  ContentRecord,
+  ContentStore,
+  NewContent,
+  NewTag,
+  TagListQuery,
+  TagRecord,
+} from '../contentTypes'
+import { connection, statement } from './connection'
+import { ensureContentSchema } from './contentSchema'
+
+const COLUMNS = `c.id, c.slug, c.title, c.description, c.url, c.tag_slugs, c.group_id, c.channel_id, c.platform_id,
+  c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at`
+
+type Row = unknown[]
+
+function parseTags(raw: unknown): string[] {
+  if (typeof raw !== 'string') return []
+  try {
+    const v = JSON.parse(raw)
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []
+  } catch {
+    return []
+  }
+}
+
+function toRecord(r: Row): ContentRecord {
+  return {
+    id: r[0] as string,
+    slug: r[1] as string,
+    title: r[2] as string,
+    description: (r[3] as string | null) ?? null,
+    url: r[4] as string,
+    tagSlugs: parseTags(r[5]),
+    groupId: (r[6] as string | null) ?? null,
+    channelId: (r[7] as string | null) ?? null,
+    platformId: (r[8] as string | null) ?? null,
+    status: r[9] as ContentRecord['status'],
+    isActive: Number(r[10]) === 1,
+    submittedBy: (r[11] as string | null) ?? null,
+    approvedAt: (r[12] as string | null) ?? null,
+    rejectionReason: (r[13] as string | null) ?? null,
+    createdAt: r[14] as string,
+    updatedAt: r[15] as string,
+  }
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
+
+/** FTS5 query: each term quoted (no operator injection), any term matches, bm25 ranks. */
+const ftsQuery = (terms: string[]) => terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ')
+
+type Built = { from: string; where: string; args: unknown[]; ranked: boolean }
+
+function buildFilter(q: ContentListQuery): Built {
+  const where: string[] = []
+  const args: unknown[] = []
+  let from = 'content c'
+  let ranked = false
+  if (q.text && q.text.terms.length > 0) {
+    from = 'raw_content_fts f JOIN content c ON c.rowid = f.rowid'
+    where.push('raw_content_fts MATCH ?')
+    args.push(ftsQuery(q.text.terms))
+    ranked = true
+  }
+  for (const t of q.text?.shortTerms ?? []) {
+    where.push("c.title LIKE ? ESCAPE '\\'")
+    args.push(`%${t.replace(/[\\%_]/g, (m) => `\\${m}`)}%`)
+  }
+  if (q.statuses !== 'all') {
+    where.push(`c.status IN (${marks(q.statuses.length)})`)
+    args.push(...q.statuses)
+  }
+  if (!q.includeInactive) where.push('c.is_active = 1')
+  if (q.approvedSince) {
+    where.push('c.approved_at >= ?')
+    args.push(q.approvedSince)
+  }
+  for (const [column, ids] of [
+    ['c.group_id', q.groupIds],
+    ['c.channel_id', q.channelIds],
+    ['c.platform_id', q.platformIds],
+  ] as const) {
+    if (ids) {
+      where.push(`${column} IN (${marks(ids.length)})`)
+      args.push(...ids)
+    }
+  }
+  if (q.tags) {
+    where.push(`c.rowid IN (SELECT content_rowid FROM raw_content_tags WHERE tag IN (${marks(q.tags.length)}))`)
+    args.push(...q.tags)
+  }
+  return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', args, ranked }
+}
+
+const ORDER: Record<ContentListQuery['sort'], string> = {
+  newest: 'c.approved_at DESC, c.id DESC',
+  oldest: 'c.approved_at ASC, c.id ASC',
+  alpha: 'c.title ASC, c.id ASC',
+  relevance: 'f.rank, c.approved_at DESC, c.id DESC',
+}
+
+export function sqliteContentStore(file: string): ContentStore {
+  const all = (sql: string, args: unknown[] = []) => {
+    const stmt = statement(file, sql)
+    return (stmt.all as (...a: unknown[]) => unknown[]).apply(stmt, args) as Row[]
+  }
+  const get = (sql: string, args: unknown[] = []) => {
+    const stmt = statement(file, sql)
+    return (stmt.get as (...a: unknown[]) => unknown).apply(stmt, args) as Row | undefined
+  }
+
+  /** O(1): rowids only grow (no hard deletes) and every write moves updated_at. */
+  const contentVersion = () => {
+    const r = get('SELECT (SELECT max(rowid) FROM content), (SELECT max(updated_at) FROM content)')
+    return `${r?.[0] ?? 0}|${r?.[1] ?? ''}`
+  }
+
+  const taxonomyTables = ['surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets']
+  const taxonomySql = `SELECT ${taxonomyTables
+    .map((t) => `(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM ${t})`)
+    .join(" || '|' || ")}`
+
+  return {
+    async prepare() {
+      ensureContentSchema(connection(file) as never)
+    },
+
+    async listContent(q) {
+      const b = buildFilter(q)
+      const sort = q.sort === 'relevance' && !b.ranked ? 'newest' : q.sort
+      const rows =
+        q.limit > 0
+          ? all(`SELECT ${COLUMNS} FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [
+              ...b.args,
+              q.limit,
+              q.offset,
+            ]).map(toRecord)
+          : []
+      // A short last page already tells the total.
+      if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
+        return { rows, total: q.offset + rows.length, estimated: false }
+      }
+      const countSql = `SELECT count(*) FROM ${b.from} ${b.where}`
+      const total = await cachedCount(contentVersion(), `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
+        Number(get(countSql, b.args)?.[0] ?? 0),
+      )
+      // Totals here are exact (cached per data version), so estimate=true needs no shortcut.
+      return { rows, total, estimated: false }
+    },
+
+    async contentBySlug(slug) {
+      const r = get(`SELECT ${COLUMNS} FROM content c WHERE c.slug = ?`, [slug])
+      return r ? toRecord(r) : null
+    },
+
+    async relatedContent(item, limit) {
+      const tags = item.tagSlugs
+      const tagMarks = marks(Math.max(tags.length, 1))
+      const tagArgs = tags.length ? tags : ['\u0000']
+      const sql = `SELECT ${COLUMNS},
+          (CASE WHEN c.channel_id IS NOT NULL AND c.channel_id = ? THEN 2 ELSE 0 END)
+          + (SELECT count(*) FROM raw_content_tags rt WHERE rt.content_rowid = c.rowid AND rt.tag IN (${tagMarks})) AS score
+        FROM content c
+        WHERE c.rowid IN (
+            SELECT content_rowid FROM raw_content_tags WHERE tag IN (${tagMarks})
+            UNION SELECT rowid FROM content WHERE channel_id = ?)
+          AND c.id <> ? AND c.status = 'approved' AND c.is_active = 1
+        ORDER BY score DESC, c.approved_at DESC, c.id DESC LIMIT ?`
+      return all(sql, [item.channelId, ...tagArgs, ...tagArgs, item.channelId, item.id, limit]).map(toRecord)
+    },
+
+    async countContent() {
+      return Number(get('SELECT count(*) FROM content')?.[0] ?? 0)
+    },
+
+    async listTags(q: TagListQuery) {
+      const where: string[] = []
+      const args: unknown[] = []
+      if (q.facetIds) {
+        where.push(`t.facet_id IN (${marks(q.facetIds.length)})`)
+        args.push(...q.facetIds)
+      }
+      if (q.prefix) {
+        const pattern = `${q.prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`
+        where.push("(t.slug LIKE ? ESCAPE '\\' OR t.label LIKE ? ESCAPE '\\')")
+        args.push(pattern, pattern)
+      }
+      const w = where.length ? `WHERE ${where.join(' AND ')}` : ''
+      const rows = all(
+        `SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM tags t ${w}
+         ORDER BY t.label ASC, t.slug ASC LIMIT ? OFFSET ?`,
+        [...args, q.limit, q.offset],
+      ).map(toTag)
+      const total = Number(get(`SELECT count(*) FROM tags t ${w}`, args)?.[0] ?? 0)
+      return { rows, total }
+    },
+
+    async tagBySlug(slug) {
+      const r = get('SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM tags t WHERE t.slug = ?', [slug])
+      return r ? toTag(r) : null
+    },
+
+    async tagUsage(slugs) {
+      const out = new Map<string, number>(slugs.map((s) => [s, 0]))
+      if (slugs.length === 0) return out
+      const rows = all(
+        `SELECT rt.tag, count(*) FROM raw_content_tags rt JOIN content c ON c.rowid = rt.content_rowid
+         WHERE rt.tag IN (${marks(slugs.length)}) AND c.status = 'approved' AND c.is_active = 1 GROUP BY rt.tag`,
+        slugs,
+      )
+      for (const r of rows) out.set(r[0] as string, Number(r[1]))
+      return out
+    },
+
+    async taxonomyVersion() {
+      return String(get(taxonomySql)?.[0] ?? '')
+    },
+
+    async insertContent(rows: NewContent[]) {
+      const db = connection(file)
+      const insert = db.prepare(
+        `INSERT INTO content (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
+           is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      const nextId = hexIdFactory()
+      const CHUNK = 5000
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        // One transaction per chunk: fast, and other writers are never locked out for long.
+        db.transaction((chunk: NewContent[]) => {
+          for (const r of chunk) {
+            insert.run(
+              r.id ?? nextId(), r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
+              r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
+              r.rejectionReason, r.createdAt, r.updatedAt,
+            )
+          }
+        }).immediate(rows.slice(i, i + CHUNK))
+      }
+      if (rows.length >= 1000) db.exec('ANALYZE')
+    },
+
+    async insertTags(rows: NewTag[]) {
+      const db = connection(file)
+      const insert = db.prepare(
+        'INSERT INTO tags (id, slug, label, facet_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      const nextId = hexIdFactory()
+      db.transaction((all: NewTag[]) => {
+        for (const r of all) insert.run(r.id ?? nextId(), r.slug, r.label, r.facetId, r.createdAt, r.updatedAt)
+      }).immediate(rows)
+    },
+  }
+}
+
+function toTag(r: Row): TagRecord {
+  return {
+    id: r[0] as string,
+    slug: r[1] as string,
+    label: r[2] as string,
+    facetId: (r[3] as string | null) ?? null,
+    createdAt: r[4] as string,
+    updatedAt: r[5] as string,
+  }
+}

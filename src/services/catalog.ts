@@ -1,0 +1,161 @@
+/**
+ * The navigation catalog and the taxonomy lookups the list endpoints use. Built from the
+ * database, cached per process, and rebuilt only when the database-derived taxonomy
+ * version (count + max(updatedAt) of each taxonomy table, one cheap query) or this
+ * process's write generation changes, so writes in other processes invalidate it too.
+ */
+import type { Payload } from 'payload'
+
+import { contentStoreFor } from '../db/engine'
+import { weakEtag } from '../http/etag'
+import { localCatalogGeneration } from './catalogHooks'
+
+export type CatalogRecord = {
+  surfaces: {
+    slug: string
+    label: string
+    routePrefix: string
+    browseMode: string
+    accentColor: string
+    displayOrder: number
+    groups: {
+      slug: string
+      label: string
+      color: string
+      displayOrder: number
+      channels: { slug: string; label: string; displayOrder: number }[]
+    }[]
+  }[]
+  facets: { key: string; label: string; color: string }[]
+  platforms: { slug: string; label: string; color: string }[]
+  updatedAt: string
+  etag: string
+}
+
+/** Slug/id lookups over every taxonomy row, active or not. */
+export type Taxonomy = {
+  groupSlugById: Map<string, string>
+  channelSlugById: Map<string, string>
+  platformSlugById: Map<string, string>
+  /** Group slugs are unique per surface only: one slug may name several groups. */
+  groupIdsBySlug: Map<string, string[]>
+  channelIdByGroupAndSlug: Map<string, string>
+  platformIdBySlug: Map<string, string>
+  facetIdByKey: Map<string, string>
+  facetKeyById: Map<string, string>
+}
+
+type Snapshot = { version: string; generation: number; record: CatalogRecord; taxonomy: Taxonomy }
+
+type Row = Record<string, any>
+const ref = (v: unknown): string | null =>
+  v == null ? null : typeof v === 'object' ? String((v as { id: unknown }).id) : String(v)
+const byOrder = (a: Row, b: Row) =>
+  Number(a.displayOrder ?? 0) - Number(b.displayOrder ?? 0) || String(a.slug ?? a.key).localeCompare(String(b.slug ?? b.key))
+
+let snapshot: Snapshot | undefined
+let building: Promise<Snapshot> | undefined
+
+async function load(payload: Payload, collection: string, sort = 'displayOrder'): Promise<Row[]> {
+  const res = await payload.find({
+    collection: collection as 'surfaces',
+    depth: 0,
+    pagination: false,
+    overrideAccess: true,
+    sort,
+  })
+  return res.docs as Row[]
+}
+
+async function build(payload: Payload, version: string, generation: number): Promise<Snapshot> {
+  const [surfaces, groups, channels, platforms, facets, lastTag] = await Promise.all([
+    load(payload, 'surfaces'),
+    load(payload, 'groups'),
+    load(payload, 'channels'),
+    load(payload, 'platforms'),
+    load(payload, 'facets'),
+    payload.find({ collection: 'tags', depth: 0, limit: 1, sort: '-updatedAt', overrideAccess: true, select: { updatedAt: true } }),
+  ])
+  const activeGroups = groups.filter((g) => g.isActive !== false).sort(byOrder)
+  const activeChannels = channels.filter((c) => c.isActive !== false).sort(byOrder)
+  const stamps = [...surfaces, ...groups, ...channels, ...platforms, ...facets, ...lastTag.docs].map((r) => String(r.updatedAt ?? ''))
+  const updatedAt = stamps.reduce((max, s) => (s > max ? s : max), '') || new Date(0).toISOString()
+
+  const body: Omit<CatalogRecord, 'etag'> = {
+    surfaces: surfaces
+      .filter((s) => s.isActive !== false)
+      .sort(byOrder)
+      .map((s) => ({
+        slug: s.slug,
+        label: s.label,
+        routePrefix: s.routePrefix,
+        browseMode: s.browseMode,
+        accentColor: s.accentColor,
+        displayOrder: Number(s.displayOrder ?? 0),
+        groups: activeGroups
+          .filter((g) => ref(g.surface) === String(s.id))
+          .map((g) => ({
+            slug: g.slug,
+            label: g.label,
+            color: g.color,
+            displayOrder: Number(g.displayOrder ?? 0),
+            channels: activeChannels
+              .filter((c) => ref(c.group) === String(g.id))
+              .map((c) => ({ slug: c.slug, label: c.label, displayOrder: Number(c.displayOrder ?? 0) })),
+          })),
+      })),
+    facets: [...facets].sort(byOrder).map((f) => ({ key: f.key, label: f.label, color: f.color })),
+    platforms: platforms
+      .filter((p) => p.isActive !== false)
+      .sort(byOrder)
+      .map((p) => ({ slug: p.slug, label: p.label, color: p.color })),
+    updatedAt: new Date(updatedAt).toISOString(),
+  }
+  const record: CatalogRecord = { ...body, etag: weakEtag(JSON.stringify(body)) }
+
+  const taxonomy: Taxonomy = {
+    groupSlugById: new Map(groups.map((g) => [String(g.id), g.slug])),
+    channelSlugById: new Map(channels.map((c) => [String(c.id), c.slug])),
+    platformSlugById: new Map(platforms.map((p) => [String(p.id), p.slug])),
+    groupIdsBySlug: new Map(),
+    channelIdByGroupAndSlug: new Map(channels.map((c) => [`${ref(c.group)}/${c.slug}`, String(c.id)])),
+    platformIdBySlug: new Map(platforms.map((p) => [p.slug, String(p.id)])),
+    facetIdByKey: new Map(facets.map((f) => [f.key, String(f.id)])),
+    facetKeyById: new Map(facets.map((f) => [String(f.id), f.key])),
+  }
+  for (const g of groups) {
+    const list = taxonomy.groupIdsBySlug.get(g.slug) ?? []
+    list.push(String(g.id))
+    taxonomy.groupIdsBySlug.set(g.slug, list)
+  }
+  return { version, generation, record, taxonomy }
+}
+
+/** The current snapshot: one version query per call, a rebuild only on change (single flight). */
+async function current(payload: Payload): Promise<Snapshot> {
+  const generation = localCatalogGeneration()
+  const version = await contentStoreFor(payload).taxonomyVersion()
+  if (snapshot && snapshot.version === version && snapshot.generation === generation) return snapshot
+  if (!building) {
+    building = build(payload, version, generation)
+      .then((s) => (snapshot = s))
+      .finally(() => (building = undefined))
+  }
+  const built = await building
+  // A write landed while building: build again so this caller sees it.
+  if (built.version !== version || built.generation !== generation) return current(payload)
+  return built
+}
+
+export async function getCatalog(payload: Payload): Promise<CatalogRecord> {
+  return (await current(payload)).record
+}
+
+export async function getTaxonomy(payload: Payload): Promise<Taxonomy> {
+  return (await current(payload)).taxonomy
+}
+
+/** Start-up priming, so the first request is served from memory. */
+export async function primeCatalog(payload: Payload): Promise<void> {
+  await current(payload)
+}

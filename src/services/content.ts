@@ -1,0 +1,151 @@
+/**
+ * Content reads: the list (GET /content), one item and its related items. Filters are
+ * resolved to ids through the cached taxonomy, then the engine's content store runs one
+ * indexed query; rows become ContentDto with slugs from the same taxonomy.
+ */
+import type { Payload } from 'payload'
+
+import { hasPermissions, type AuthUser } from '../../access/guards'
+import type { Pagination } from '../api/route'
+import { contentStoreFor, type ContentFilter, type ContentRecord } from '../db/engine'
+import { ApiError, forbidden } from '../errors'
+import { getTaxonomy, type Taxonomy } from './catalog'
+import { PERIODS, type ListParams } from './contentQuery'
+
+export type ContentDto = {
+  id: string
+  slug: string
+  title: string
+  description: string | null
+  url: string
+  tagSlugs: string[]
+  group: string | null
+  channel: string | null
+  platform: string | null
+  status: ContentRecord['status']
+  isActive: boolean
+  submittedBy: string | null
+  approvedAt: string | null
+  rejectionReason: string | null
+  createdAt: string
+  updatedAt: string
+  /** Thumbnails arrive with the moderation work; always null for now. */
+  thumbnailUrl: string | null
+}
+
+export const RELATED_LIMIT = 10
+
+export function toContentDto(r: ContentRecord, t: Taxonomy): ContentDto {
+  return {
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    description: r.description,
+    url: r.url,
+    tagSlugs: r.tagSlugs,
+    group: r.groupId ? (t.groupSlugById.get(r.groupId) ?? null) : null,
+    channel: r.channelId ? (t.channelSlugById.get(r.channelId) ?? null) : null,
+    platform: r.platformId ? (t.platformSlugById.get(r.platformId) ?? null) : null,
+    status: r.status,
+    isActive: r.isActive,
+    submittedBy: r.submittedBy,
+    approvedAt: r.approvedAt,
+    rejectionReason: r.rejectionReason,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    thumbnailUrl: null,
+  }
+}
+
+const canModerate = (user: AuthUser | null) => hasPermissions(user, ['content.moderate'])
+const canSeeInactive = (user: AuthUser | null) => hasPermissions(user, ['content.delete'])
+
+/** Slug filters -> ids; null means "matches nothing" (an unknown slug is an empty result, not an error). */
+function resolveFilters(p: ListParams, t: Taxonomy): Pick<ContentFilter, 'groupIds' | 'channelIds' | 'platformIds'> | null {
+  const out: Pick<ContentFilter, 'groupIds' | 'channelIds' | 'platformIds'> = {}
+  if (p.group !== undefined) {
+    const ids = t.groupIdsBySlug.get(p.group)
+    if (!ids?.length) return null
+    out.groupIds = ids
+    if (p.channel !== undefined) {
+      const channelIds = ids.map((g) => t.channelIdByGroupAndSlug.get(`${g}/${p.channel}`)).filter((c): c is string => !!c)
+      if (channelIds.length === 0) return null
+      out.channelIds = channelIds
+    }
+  }
+  if (p.platforms) {
+    const ids = p.platforms.map((s) => t.platformIdBySlug.get(s)).filter((id): id is string => !!id)
+    if (ids.length === 0) return null
+    out.platformIds = ids
+  }
+  return out
+}
+
+export async function listContent(
+  payload: Payload,
+  p: ListParams,
+  user: AuthUser | null,
+  now = new Date(),
+): Promise<{ data: ContentDto[]; pagination: Pagination; estimated: boolean }> {
+  if (p.status !== 'approved' && !canModerate(user)) {
+    throw forbidden('Listing content other than approved needs the content.moderate permission.')
+  }
+  const taxonomy = await getTaxonomy(payload)
+  const resolved = resolveFilters(p, taxonomy)
+  const empty = { data: [], pagination: { offset: p.offset, limit: p.limit, total: 0, hasMore: false }, estimated: false }
+  // A search with no usable word (only punctuation) matches nothing.
+  if (!resolved || (p.terms && p.terms.terms.length === 0 && p.terms.shortTerms.length === 0)) return empty
+
+  const hours = PERIODS[p.period]
+  const page = await contentStoreFor(payload).listContent({
+    statuses: p.status === 'all' ? 'all' : [p.status],
+    includeInactive: canSeeInactive(user),
+    text: p.terms,
+    tags: p.tags,
+    ...resolved,
+    approvedSince: hours ? new Date(now.getTime() - hours * 3_600_000).toISOString() : undefined,
+    sort: p.sort,
+    offset: p.offset,
+    limit: p.limit,
+    estimate: p.estimate,
+  })
+  return {
+    data: page.rows.map((r) => toContentDto(r, taxonomy)),
+    pagination: {
+      offset: p.offset,
+      limit: p.limit,
+      total: page.total,
+      hasMore: p.offset + page.rows.length < page.total,
+    },
+    estimated: page.estimated,
+  }
+}
+
+/** Visible: approved (or the caller moderates) and active (or the caller may soft-delete). */
+function visibleTo(r: ContentRecord, user: AuthUser | null): boolean {
+  return (r.status === 'approved' || canModerate(user)) && (r.isActive || canSeeInactive(user))
+}
+
+async function visibleRecord(payload: Payload, slug: string, user: AuthUser | null): Promise<ContentRecord> {
+  const record = await contentStoreFor(payload).contentBySlug(slug)
+  if (!record || !visibleTo(record, user)) {
+    throw new ApiError(404, 'content.not_found', 'No visible content has this slug.')
+  }
+  return record
+}
+
+export async function getContent(payload: Payload, slug: string, user: AuthUser | null): Promise<ContentDto> {
+  const [record, taxonomy] = await Promise.all([visibleRecord(payload, slug, user), getTaxonomy(payload)])
+  return toContentDto(record, taxonomy)
+}
+
+/** Up to 10 approved, active items ranked 2 × shared channel + shared tags, then newest, then id. */
+export async function relatedContent(payload: Payload, slug: string, user: AuthUser | null): Promise<ContentDto[]> {
+  const record = await visibleRecord(payload, slug, user)
+  if (!record.channelId && record.tagSlugs.length === 0) return []
+  const [rows, taxonomy] = await Promise.all([
+    contentStoreFor(payload).relatedContent(record, RELATED_LIMIT),
+    getTaxonomy(payload),
+  ])
+  return rows.map((r) => toContentDto(r, taxonomy))
+}

@@ -1,0 +1,44 @@
+/** Tag reads: the paginated list (facet, prefix q, sorted by label) and one tag, with usage counts. */
+import type { Payload } from 'payload'
+
+import type { Pagination } from '../api/route'
+import { contentStoreFor, type TagRecord } from '../db/engine'
+import { ApiError } from '../errors'
+import { getTaxonomy, type Taxonomy } from './catalog'
+
+export type TagDto = { slug: string; label: string; facet: string | null; usageCount: number }
+
+export type TagListParams = { facet?: string; q?: string; offset: number; limit: number }
+
+const toDto = (t: TagRecord, taxonomy: Taxonomy, usage: Map<string, number>): TagDto => ({
+  slug: t.slug,
+  label: t.label,
+  facet: t.facetId ? (taxonomy.facetKeyById.get(t.facetId) ?? null) : null,
+  usageCount: usage.get(t.slug) ?? 0,
+})
+
+export async function listTags(payload: Payload, p: TagListParams): Promise<{ data: TagDto[]; pagination: Pagination }> {
+  const taxonomy = await getTaxonomy(payload)
+  let facetIds: string[] | undefined
+  if (p.facet !== undefined) {
+    const id = taxonomy.facetIdByKey.get(p.facet)
+    // An unknown facet holds no tags: an empty page, not an error.
+    if (!id) return { data: [], pagination: { offset: p.offset, limit: p.limit, total: 0, hasMore: false } }
+    facetIds = [id]
+  }
+  const store = contentStoreFor(payload)
+  const { rows, total } = await store.listTags({ facetIds, prefix: p.q, offset: p.offset, limit: p.limit })
+  const usage = await store.tagUsage(rows.map((r) => r.slug))
+  return {
+    data: rows.map((r) => toDto(r, taxonomy, usage)),
+    pagination: { offset: p.offset, limit: p.limit, total, hasMore: p.offset + rows.length < total },
+  }
+}
+
+export async function getTag(payload: Payload, slug: string): Promise<TagDto> {
+  const store = contentStoreFor(payload)
+  const tag = await store.tagBySlug(slug)
+  if (!tag) throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
+  const [usage, taxonomy] = await Promise.all([store.tagUsage([slug]), getTaxonomy(payload)])
+  return toDto(tag, taxonomy, usage)
+}

@@ -1,0 +1,67 @@
+import { SignJWT } from 'jose'
+import type { Payload } from 'payload'
+
+/** An access token as the auth endpoints will issue it: HS256 with JWT_ACCESS_SECRET. */
+export async function tokenFor(permissions: string[], sub = 'aaaaaaaaaaaaaaaaaaaaaaaa'): Promise<string> {
+  const now = Math.floor(Date.now() / 1000)
+  return new SignJWT({ permissions })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sub)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 600)
+    .setJti(`jti-${Math.random().toString(36).slice(2)}`)
+    .sign(new TextEncoder().encode(process.env.JWT_ACCESS_SECRET!))
+}
+
+type Doc = { id: string; [k: string]: any }
+
+export async function create(payload: Payload, collection: string, data: Record<string, unknown>): Promise<Doc> {
+  return (await payload.create({ collection: collection as 'tags', data: data as never, overrideAccess: true })) as unknown as Doc
+}
+
+export async function facetId(payload: Payload, key: string): Promise<string> {
+  const res = await payload.find({ collection: 'facets', where: { key: { equals: key } }, overrideAccess: true })
+  return String(res.docs[0]!.id)
+}
+
+/** Two surfaces; `programming` exists in both (group slugs are unique per surface only). */
+export async function taxonomy(payload: Payload) {
+  const learn = await create(payload, 'surfaces', { slug: 'learn', label: 'Learn', routePrefix: '/learn', browseMode: 'grid', accentColor: '#2563eb', displayOrder: 1 })
+  const discover = await create(payload, 'surfaces', { slug: 'discover', label: 'Discover', routePrefix: '/discover', browseMode: 'feed', accentColor: '#db2777', displayOrder: 0 })
+  const programming = await create(payload, 'groups', { surface: learn.id, slug: 'programming', label: 'Programming', color: '#111111', displayOrder: 0 })
+  const data = await create(payload, 'groups', { surface: learn.id, slug: 'data', label: 'Data', color: '#222222', displayOrder: 1 })
+  const progDiscover = await create(payload, 'groups', { surface: discover.id, slug: 'programming', label: 'Programming (D)', color: '#333333', displayOrder: 0 })
+  const web = await create(payload, 'channels', { group: programming.id, slug: 'web', label: 'Web', displayOrder: 0 })
+  const systems = await create(payload, 'channels', { group: programming.id, slug: 'systems', label: 'Systems', displayOrder: 1 })
+  const dataWeb = await create(payload, 'channels', { group: data.id, slug: 'web', label: 'Data web', displayOrder: 0 })
+  const youtube = await create(payload, 'platforms', { slug: 'youtube', label: 'YouTube', color: '#ff0000', displayOrder: 0 })
+  const blog = await create(payload, 'platforms', { slug: 'blog', label: 'Blog', color: '#f59e0b', displayOrder: 1 })
+  const podcast = await create(payload, 'platforms', { slug: 'podcast', label: 'Podcast', color: '#8b5cf6', displayOrder: 2 })
+  const topic = await facetId(payload, 'topic')
+  const format = await facetId(payload, 'format')
+  for (const [slug, label, facet] of [
+    ['javascript', 'JavaScript', topic],
+    ['sql', 'SQL', topic],
+    ['tutorial', 'Tutorial', format],
+    ['talk', 'Talk', format],
+  ] as const) {
+    await create(payload, 'tags', { slug, label, facet })
+  }
+  return { learn, discover, programming, data, progDiscover, web, systems, dataWeb, youtube, blog, podcast }
+}
+
+let n = 0
+export async function content(payload: Payload, data: Record<string, unknown>): Promise<Doc> {
+  n += 1
+  return create(payload, 'content', {
+    slug: `item-${n}`,
+    title: `Item ${n}`,
+    url: `https://example.com/${n}`,
+    status: 'approved',
+    approvedAt: new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString(),
+    tagSlugs: [],
+    ...data,
+  })
+}
+
+export const slugs = (body: any): string[] => body.data.map((d: any) => d.slug)
