@@ -1,0 +1,194 @@
+/**
+ * npm run bench: throughput and latency of the content API on 100,000 items, beside two
+ * references measured in the same run on the same data: Payload's stock REST find (with an
+ * admin session) and a bare node:http server returning a cached body (the ceiling).
+ * Prints one markdown table and writes it to bench/results/latest.md. Not a test.
+ *
+ * Env knobs: BENCH_ITEMS (100000), BENCH_TAGS (2000), BENCH_DURATION seconds (10),
+ * BENCH_CONNECTIONS (32), BENCH_PORT (3400).
+ */
+import autocannon from 'autocannon'
+import { execSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000)
+const TAGS = Number(process.env.BENCH_TAGS ?? 2_000)
+const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const PORT = Number(process.env.BENCH_PORT ?? 3400)
+const RAW_PORT = PORT + 1
+const base = `http://127.0.0.1:${PORT}`
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`)
+
+const dbDir = path.join(os.tmpdir(), `curation-bench-${Date.now()}`)
+mkdirSync(dbDir, { recursive: true })
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NODE_ENV: 'production',
+  NEXT_TELEMETRY_DISABLED: '1',
+  DATABASE_URI: `file:${path.join(dbDir, 'bench.db')}`,
+  PORT: String(PORT),
+  PAYLOAD_SECRET: 'bench-payload-secret-0123456789abcdef0123',
+  JWT_ACCESS_SECRET: 'bench-access-secret-0123456789abcdef0123456',
+  JWT_REFRESH_SECRET: 'bench-refresh-secret-0123456789abcdef012345',
+  BOOTSTRAP_ADMIN_EMAIL: 'bench-admin@example.com',
+  BOOTSTRAP_ADMIN_PASSWORD: 'bench-admin-password-123',
+  CORS_ALLOWED_ORIGINS: 'http://localhost:5173',
+  // One JSON line per request would measure the log pipe, for every row alike.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  SEED_DEMO: 'false',
+}
+
+const children: ChildProcess[] = []
+function cleanup() {
+  for (const c of children) if (c.pid && c.exitCode === null) try { process.kill(-c.pid, 'SIGTERM') } catch { /* gone */ }
+  rmSync(dbDir, { recursive: true, force: true })
+}
+process.on('exit', cleanup)
+process.on('SIGINT', () => process.exit(130))
+
+/** RSS of the biggest process in the tree rooted at pid (the server node process), in MB. */
+function treeRssMb(pid: number): number {
+  const parent = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
+    } catch { /* exited */ }
+  }
+  const inTree = (p: number): boolean => p === pid || (parent.has(p) && p > 1 && inTree(parent.get(p)!))
+  let max = 0
+  for (const p of parent.keys()) {
+    if (!inTree(p)) continue
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))
+      if (m) max = Math.max(max, Number(m[1]) / 1024)
+    } catch { /* exited */ }
+  }
+  return Math.round(max)
+}
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).status === 200) return
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`timed out waiting for ${url}`)
+}
+
+function start(cmd: string, args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
+  const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, detached: true, stdio: ['ignore', 'ignore', 'inherit'] })
+  children.push(child)
+  return child
+}
+
+type Row = { name: string; rps: number; p50: number; p99: number; rssMb: number; non2xx: number }
+
+async function measure(name: string, url: string, headers: Record<string, string>, rssPid: number | undefined, expect304 = false): Promise<Row> {
+  // Warm-up so JIT and caches settle before the measured window.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers })
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers })
+  const ok = expect304 ? r['3xx'] ?? 0 : r['2xx'] ?? 0
+  const row = {
+    name,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    rssMb: rssPid ? treeRssMb(rssPid) : 0,
+    non2xx: r.requests.total - ok,
+  }
+  log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, unexpected ${row.non2xx}`)
+  return row
+}
+
+async function main() {
+  const startedAt = Date.now()
+  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    log('building (npm run build)…')
+    execSync('npm run build', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
+  }
+
+  log(`seeding ${ITEMS} items and ${TAGS} tags into a fresh SQLite database…`)
+  const seedStart = Date.now()
+  execSync(`npx tsx scripts/seed.ts --tags ${TAGS} --content ${ITEMS}`, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const seedSeconds = Math.round((Date.now() - seedStart) / 1000)
+  log(`seeded in ${seedSeconds}s`)
+
+  const useServer = existsSync(path.join(root, 'server.ts'))
+  const server = useServer ? start('npx', ['tsx', 'server.ts']) : start('npx', ['next', 'start', '-p', String(PORT)])
+  await waitFor(`${base}/api/v1/ready`, 180_000)
+  log(`server up (${useServer ? 'server.ts' : 'next start'})`)
+
+  // Samples for the parameterized rows.
+  const first = (await (await fetch(`${base}/api/v1/content?limit=1`)).json()) as any
+  const sample = first.data[0]
+  const tag = sample.tagSlugs[0]
+  const group = sample.group
+  const catalog = await fetch(`${base}/api/v1/catalog`)
+  const etag = catalog.headers.get('etag')!
+
+  const login = await fetch(`${base}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
+  })
+  const loginBody = (await login.json().catch(() => ({}))) as { token?: string }
+  if (!loginBody.token) log(`admin login failed (${login.status}); the Payload REST row will show errors`)
+  const adminHeaders: Record<string, string> = loginBody.token ? { Authorization: `JWT ${loginBody.token}` } : {}
+
+  const body = await (await fetch(`${base}/api/v1/content`)).text()
+  const raw = start(process.execPath, [
+    '-e',
+    `const b=Buffer.from(process.env.BODY);require('node:http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':b.length});s.end(b)}).listen(${RAW_PORT})`,
+  ], { BODY: body })
+  await waitFor(`http://127.0.0.1:${RAW_PORT}/`, 10_000)
+
+  const pid = server.pid!
+  const rows: Row[] = []
+  const api = `${base}/api/v1`
+  rows.push(await measure('GET /content (default)', `${api}/content`, {}, pid))
+  rows.push(await measure('GET /content?tags&group', `${api}/content?tags=${tag}&group=${group}`, {}, pid))
+  rows.push(await measure('GET /content?q=typescript', `${api}/content?q=typescript`, {}, pid))
+  rows.push(await measure('GET /content?offset=9000', `${api}/content?offset=9000`, {}, pid))
+  rows.push(await measure('GET /content/:slug', `${api}/content/${sample.slug}`, {}, pid))
+  rows.push(await measure('GET /catalog', `${api}/catalog`, {}, pid))
+  rows.push(await measure('GET /catalog (If-None-Match → 304)', `${api}/catalog`, { 'If-None-Match': etag }, pid, true))
+  const stock = await measure(
+    'Payload REST find (same page, admin)',
+    `${base}/api/content?limit=30&sort=-approvedAt&where[status][equals]=approved`,
+    adminHeaders,
+    pid,
+  )
+  rows.push(stock)
+  const ceiling = await measure('node:http cached body (ceiling)', `http://127.0.0.1:${RAW_PORT}/`, {}, raw.pid)
+  rows.push(ceiling)
+
+  const ours = rows[0]!
+  const table = [
+    `| Scenario | req/s | p50 ms | p99 ms | server RSS MB | unexpected status |`,
+    `|---|---:|---:|---:|---:|---:|`,
+    ...rows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb} | ${r.non2xx} |`),
+  ].join('\n')
+  const ratios = [
+    `- GET /content vs Payload REST find: **${(ours.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
+    `- GET /content vs bare node:http ceiling: **${((ours.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
+  ].join('\n')
+  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · LOG_LEVEL=${env.LOG_LEVEL} · seed ${seedSeconds}s · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
+  process.stdout.write(`${md}\n`)
+  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
+  writeFileSync(path.join(root, 'bench', 'results', 'latest.md'), md)
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((err) => {
+    log(err instanceof Error ? err.stack ?? err.message : String(err))
+    process.exit(1)
+  })

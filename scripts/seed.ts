@@ -1,0 +1,44 @@
+/**
+ * npm run seed -- --demo          demo taxonomy + 200 items in all three states
+ * npm run seed -- --content N     N approved items (bulk, through src/db; FTS kept in sync by triggers)
+ * npm run seed -- --tags N        N extra tags over every facet (bulk)
+ */
+import { getPayload } from 'payload'
+
+const args = process.argv.slice(2)
+const valueOf = (flag: string): number | undefined => {
+  const i = args.indexOf(flag)
+  if (i < 0) return undefined
+  const n = Number(args[i + 1])
+  if (!Number.isInteger(n) || n < 0) {
+    process.stderr.write(`${flag} needs a non-negative integer\n`)
+    process.exit(2)
+  }
+  return n
+}
+
+const demo = args.includes('--demo')
+const contentCount = valueOf('--content')
+const tagCount = valueOf('--tags')
+if (!demo && contentCount === undefined && tagCount === undefined) {
+  process.stderr.write('usage: npm run seed -- [--demo] [--content N] [--tags N]\n')
+  process.exit(2)
+}
+
+try {
+  const config = (await import('../payload.config')).default
+  const payload = await getPayload({ config })
+  const { seedContent, seedDemo, seedTags } = await import('../src/services/seed')
+  const started = Date.now()
+  const report: Record<string, number> = {}
+  if (demo) report.demoContent = (await seedDemo(payload)).content
+  let tags: string[] | undefined
+  if (tagCount) tags = await seedTags(payload, tagCount)
+  if (tagCount) report.tags = tagCount
+  if (contentCount) report.content = await seedContent(payload, contentCount, { tags })
+  process.stdout.write(`${JSON.stringify({ msg: 'seed.done', ...report, ms: Date.now() - started })}\n`)
+  process.exit(0)
+} catch (err) {
+  process.stderr.write(`seed failed: ${err instanceof Error ? err.stack : String(err)}\n`)
+  process.exit(1)
+}
