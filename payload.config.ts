@@ -11,6 +11,7 @@ import { Groups } from './collections/Groups'
 import { Media } from './collections/Media'
 import { Notifications } from './collections/Notifications'
 import { Platforms } from './collections/Platforms'
+import { RefreshTokens } from './collections/RefreshTokens'
 import { Roles } from './collections/Roles'
 import { Surfaces } from './collections/Surfaces'
 import { Tags } from './collections/Tags'
@@ -39,6 +40,7 @@ export default buildConfig({
   collections: withEngineIds(config.database.engine, [
     Users,
     Roles,
+    RefreshTokens,
     Facets,
     Media,
     Surfaces,

@@ -7,7 +7,7 @@ export type AuthUser = { id: string; permissions: string[] }
 export type AuthMode = 'none' | 'optional' | 'required'
 
 /** Every authenticated caller may submit content; the permission need not be granted. */
-const IMPLICIT_PERMISSIONS = ['content.submit']
+export const IMPLICIT_PERMISSIONS = ['content.submit']
 
 function bearerToken(headers: Headers): string | null | undefined {
   const header = headers.get('authorization')

@@ -1,10 +1,13 @@
 import type { RouteSpec } from '../src/api/route'
+import { authRoutes } from './auth'
 import { catalog } from './catalog'
 import { getContentRoute, listContentRoute, relatedContentRoute } from './content'
 import { health, ready } from './health'
 import { meta } from './meta'
+import { roleRoutes } from './roles'
 import { suggestSlugRoute } from './slug'
 import { getTagRoute, listTagsRoute } from './tags'
+import { userRoutes } from './users'
 
 /** Every /api/v1 route. Order matters only between routes whose paths overlap. */
 export const routes: RouteSpec[] = [
@@ -18,4 +21,7 @@ export const routes: RouteSpec[] = [
   listTagsRoute,
   getTagRoute,
   suggestSlugRoute,
+  ...authRoutes,
+  ...userRoutes,
+  ...roleRoutes,
 ]

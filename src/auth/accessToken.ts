@@ -1,4 +1,6 @@
-import { jwtVerify } from 'jose'
+import { randomUUID } from 'node:crypto'
+
+import { jwtVerify, SignJWT } from 'jose'
 
 import { getConfig } from '../config'
 
@@ -8,6 +10,18 @@ let key: Uint8Array | undefined
 export function accessKey(): Uint8Array {
   key ??= new TextEncoder().encode(getConfig().auth.accessSecret)
   return key
+}
+
+/** Signs an access token: HS256, claims exactly sub, permissions, iat, exp, jti. */
+export async function signAccessToken(userId: string, permissions: string[]): Promise<string> {
+  const iat = Math.floor(Date.now() / 1000)
+  return new SignJWT({ permissions })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + getConfig().auth.accessTtlSeconds)
+    .setJti(randomUUID())
+    .sign(accessKey())
 }
 
 /** Verifies an access token: HS256 only, signature, expiry, and the claim shapes. Null when invalid. */

@@ -8,18 +8,13 @@ import { sqliteAdapter } from '@payloadcms/db-sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
-import { randomBytes } from 'node:crypto'
 
 import type { AppConfig } from '../config'
+import { newHexId } from './ids'
 import { syncSqliteSchema } from './sqliteSchema'
 
 export type Engine = 'sqlite' | 'mongodb'
 
-/** A 24-character lowercase hex id, the shape MongoDB's ObjectId has. */
-export function hexId(): string {
-  const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0')
-  return seconds + randomBytes(8).toString('hex')
-}
 
 function sqliteFile(uri: string): string {
   const file = uri.replace(/^file:/, '')
@@ -50,7 +45,7 @@ export function withEngineIds(engine: Engine, collections: CollectionConfig[]): 
   return collections.map((c) => ({
     ...c,
     fields: [
-      { name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => hexId() },
+      { name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => newHexId() },
       ...c.fields,
     ],
   }))
@@ -82,3 +77,41 @@ export async function prepareDatabase(payload: Payload, engine: Engine): Promise
 export { contentStoreFor } from './contentStore'
 export { invalidateCounts } from './countCache'
 export type * from './contentTypes'
+
+// ---- Identity primitives (refresh-token claim, rate-limit counters) ----
+import { getConfig } from '../config'
+import type { ClaimResult, RateLimitHit } from './authTypes'
+import { claimRefreshTokenMongo, hitRateLimitMongo } from './mongo/authPrimitives'
+import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './sqlite/authPrimitives'
+
+export type { ClaimResult, RateLimitHit } from './authTypes'
+
+/**
+ * Atomically revokes an unrevoked refresh token (conditional update on its hash). Of two
+ * concurrent callers presenting the same token exactly one gets `claimed: true`.
+ */
+export function claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now = new Date()): Promise<ClaimResult> {
+  return getConfig().database.engine === 'mongodb'
+    ? claimRefreshTokenMongo(payload, tokenHash, reason, now)
+    : claimRefreshTokenSqlite(payload, tokenHash, reason, now)
+}
+
+/** One hit on the database-backed rate-limit counter `key` (fixed window). */
+export function hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit> {
+  return getConfig().database.engine === 'mongodb'
+    ? hitRateLimitMongo(payload, key, points, durationSeconds)
+    : hitRateLimitSqlite(payload, key, points, durationSeconds)
+}
+
+// ---- Tag rename: tag, content tagSlugs and audit in one transaction ----
+import type { TagRenameInput, TagRenameResult } from './renameTypes'
+import { renameTagMongo } from './mongo/tagRename'
+import { sqliteFileOf } from './sqlite/connection'
+import { renameTagSqlite } from './sqlite/tagRename'
+
+export type { TagRenameInput, TagRenameResult } from './renameTypes'
+
+export async function renameTagAtomically(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
+  const db = getConfig().database
+  return db.engine === 'mongodb' ? renameTagMongo(payload, input) : renameTagSqlite(sqliteFileOf(db.uri), input)
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../../src/api/route'
+import { parseWith } from '../../src/api/validation'
+import { login as loginUser } from '../../src/services/auth'
+import { rateLimit } from '../../src/services/rateLimit'
+import { clientInfo } from './clientInfo'
+
+// No format rules here: a malformed email simply fails like any wrong credential.
+const body = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) })
+
+export const login = defineRoute({
+  method: 'post',
+  path: '/auth/login',
+  before: rateLimit('login'),
+  handler: async (ctx) => {
+    const { email, password } = parseWith(body, await ctx.body())
+    return { data: await loginUser(ctx.req.payload, email, password, clientInfo(ctx)) }
+  },
+})

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../../src/api/route'
+import { parseWith } from '../../src/api/validation'
+import { logout as endFamily } from '../../src/services/auth'
+import { refreshTokenField } from './schemas'
+
+const body = z.object({ refreshToken: refreshTokenField })
+
+/** POST /auth/logout: revokes the presented refresh token's whole family; data null. */
+export const logout = defineRoute({
+  method: 'post',
+  path: '/auth/logout',
+  auth: 'required',
+  handler: async (ctx) => {
+    const { refreshToken } = parseWith(body, await ctx.body())
+    await endFamily(ctx.req.payload, ctx.user!.id, refreshToken)
+    return { data: null }
+  },
+})

@@ -1,0 +1,22 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../../src/api/route'
+import { parseWith } from '../../src/api/validation'
+import { changePassword } from '../../src/services/auth'
+import { rateLimit } from '../../src/services/rateLimit'
+import { clientInfo } from './clientInfo'
+import { passwordField } from './schemas'
+
+const body = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordField })
+
+/** POST /auth/password/change: every refresh token of the user is revoked, then a fresh pair issued. */
+export const passwordChange = defineRoute({
+  method: 'post',
+  path: '/auth/password/change',
+  auth: 'required',
+  before: rateLimit('passwordChange'),
+  handler: async (ctx) => {
+    const { currentPassword, newPassword } = parseWith(body, await ctx.body())
+    return { data: await changePassword(ctx.req.payload, ctx.user!.id, currentPassword, newPassword, clientInfo(ctx)) }
+  },
+})

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../../src/api/route'
+import { parseWith } from '../../src/api/validation'
+import { refresh as rotate } from '../../src/services/auth'
+import { rateLimit } from '../../src/services/rateLimit'
+import { clientInfo } from './clientInfo'
+import { refreshTokenField } from './schemas'
+
+const body = z.object({ refreshToken: refreshTokenField })
+
+/** POST /auth/refresh: the refresh token is the credential; it is rotated on every use. */
+export const refresh = defineRoute({
+  method: 'post',
+  path: '/auth/refresh',
+  before: rateLimit('refresh'),
+  handler: async (ctx) => {
+    const { refreshToken } = parseWith(body, await ctx.body())
+    return { data: await rotate(ctx.req.payload, refreshToken, clientInfo(ctx), ctx.log) }
+  },
+})

@@ -1,0 +1,28 @@
+import { z } from 'zod'
+
+import { hasPermissions } from '../../access/guards'
+import { defineRoute } from '../../src/api/route'
+import { parseWith } from '../../src/api/validation'
+import { getConfig } from '../../src/config'
+import { forbidden } from '../../src/errors'
+import { register as registerUser } from '../../src/services/auth'
+import { rateLimit } from '../../src/services/rateLimit'
+import { clientInfo } from './clientInfo'
+import { emailField, passwordField, usernameField } from './schemas'
+
+const body = z.object({ email: emailField, username: usernameField, password: passwordField })
+
+/** POST /auth/register: open when self-registration is on; otherwise for holders of user.invite. */
+export const register = defineRoute({
+  method: 'post',
+  path: '/auth/register',
+  auth: 'optional',
+  before: rateLimit('register'),
+  handler: async (ctx) => {
+    if (!getConfig().auth.allowSelfRegistration && !hasPermissions(ctx.user, ['user.invite'])) {
+      throw forbidden('Self-registration is closed; an invite (permission user.invite) is required.')
+    }
+    const input = parseWith(body, await ctx.body())
+    return { status: 201, data: await registerUser(ctx.req.payload, input, clientInfo(ctx)) }
+  },
+})

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../src/api/route'
+import { parseWith } from '../src/api/validation'
+import { PERMISSIONS } from '../src/auth/permissions'
+import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
+
+const MANAGE = ['role.manage'] as const
+
+const createBody = z.strictObject({
+  name: z.string().trim().min(1).max(64),
+  description: z.string().max(500).optional(),
+  // Unknown permission strings are 400 validation.failed (constraint "enum").
+  permissions: z.array(z.enum(PERMISSIONS)),
+})
+const updateBody = createBody.partial()
+
+export const createRoleRoute = defineRoute({
+  method: 'post',
+  path: '/roles',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ status: 201, data: await createRole(ctx.req.payload, parseWith(createBody, await ctx.body())) }),
+})
+
+export const listRolesRoute = defineRoute({
+  method: 'get',
+  path: '/roles',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ data: await listRoles(ctx.req.payload) }),
+})
+
+export const getRoleRoute = defineRoute({
+  method: 'get',
+  path: '/roles/:id',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ data: toRoleDto(await requireRole(ctx.req.payload, ctx.params.id!)) }),
+})
+
+export const updateRoleRoute = defineRoute({
+  method: 'patch',
+  path: '/roles/:id',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, parseWith(updateBody, await ctx.body())) }),
+})
+
+export const deleteRoleRoute = defineRoute({
+  method: 'delete',
+  path: '/roles/:id',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ data: await deleteRole(ctx.req.payload, ctx.params.id!) }),
+})
+
+export const roleRoutes = [createRoleRoute, listRolesRoute, getRoleRoute, updateRoleRoute, deleteRoleRoute]

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+
+import { defineRoute } from '../src/api/route'
+import { parseWith } from '../src/api/validation'
+import { getConfig } from '../src/config'
+import { ApiError } from '../src/errors'
+import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
+import { emailField, passwordField, usernameField } from './auth/schemas'
+
+const MANAGE = ['user.manage'] as const
+
+const createBody = z.strictObject({
+  email: emailField,
+  username: usernameField,
+  password: passwordField,
+  roles: z.array(z.string().min(1).max(64)).max(50).optional(),
+})
+const updateBody = createBody.partial().extend({ isActive: z.boolean().optional() })
+
+function pageOf(query: URLSearchParams): { offset: number; limit: number } {
+  const { defaultLimit, maxLimit, maxOffset } = getConfig().pagination
+  const offset = query.has('offset') ? Number(query.get('offset')) : 0
+  const limit = query.has('limit') ? Number(query.get('limit')) : defaultLimit
+  if (!Number.isInteger(offset) || offset < 0 || offset > maxOffset || !Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+    throw new ApiError(400, 'pagination.invalid', `offset must be 0 to ${maxOffset} and limit 1 to ${maxLimit}.`, { offset: query.get('offset'), limit: query.get('limit') })
+  }
+  return { offset, limit }
+}
+
+export const createUserRoute = defineRoute({
+  method: 'post',
+  path: '/users',
+  permissions: MANAGE,
+  handler: async (ctx) => {
+    const input = parseWith(createBody, await ctx.body())
+    return { status: 201, data: toUserDto(await createUser(ctx.req.payload, input)) }
+  },
+})
+
+export const listUsersRoute = defineRoute({
+  method: 'get',
+  path: '/users',
+  permissions: MANAGE,
+  handler: async (ctx) => {
+    const { offset, limit } = pageOf(ctx.query)
+    const { docs, total } = await listUsers(ctx.req.payload, offset, limit)
+    return { data: docs.map(toUserDto), pagination: { offset, limit, total, hasMore: offset + docs.length < total } }
+  },
+})
+
+export const getUserRoute = defineRoute({
+  method: 'get',
+  path: '/users/:id',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ data: toUserDto(await requireUser(ctx.req.payload, ctx.params.id!)) }),
+})
+
+export const updateUserRoute = defineRoute({
+  method: 'patch',
+  path: '/users/:id',
+  permissions: MANAGE,
+  handler: async (ctx) => {
+    const patch = parseWith(updateBody, await ctx.body())
+    return { data: toUserDto(await updateUser(ctx.req.payload, ctx.params.id!, patch)) }
+  },
+})
+
+/** DELETE deactivates (isActive=false, refresh tokens revoked); users are never removed. */
+export const deleteUserRoute = defineRoute({
+  method: 'delete',
+  path: '/users/:id',
+  permissions: MANAGE,
+  handler: async (ctx) => ({ data: await deactivateUser(ctx.req.payload, ctx.params.id!) }),
+})
+
+export const userRoutes = [createUserRoute, listUsersRoute, getUserRoute, updateUserRoute, deleteUserRoute]

@@ -1,0 +1,71 @@
+/**
+ * The users collection's hooks: the one password store. Whoever writes a user (the API,
+ * the admin panel, bootstrap) passes a plain `password`; it becomes the argon2id
+ * `passwordHash`, and Payload's own pbkdf2 `hash`/`salt` are left empty.
+ */
+import { randomBytes } from 'node:crypto'
+
+import type { CollectionAfterChangeHook, CollectionBeforeOperationHook } from 'payload'
+import { ValidationError } from 'payload'
+
+import { revokeAllForUser } from '../services/refreshTokens'
+import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords'
+
+const CONTEXT_KEY = 'argon2PasswordSet'
+
+/**
+ * Before create/update: a given `password` is checked and hashed with argon2id into
+ * `passwordHash`; a `passwordHash` sent by anyone is dropped. On create Payload's local
+ * strategy insists on some password for its pbkdf2 columns: it gets a random throwaway that
+ * nobody ever sees, and afterChange empties those columns.
+ */
+export const hashPasswordBeforeOperation: CollectionBeforeOperationHook = async ({ args, operation }) => {
+  if (operation !== 'create' && operation !== 'update') return args
+  const data = args.data as Record<string, unknown> | undefined
+  if (!data) return args
+  delete data.passwordHash
+  const password = data.password
+  if (password !== undefined && password !== null && password !== '') {
+    const problem = passwordProblem(password)
+    if (problem) {
+      throw new ValidationError({
+        collection: 'users',
+        errors: [
+          {
+            path: 'password',
+            message:
+              problem === 'max'
+                ? `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`
+                : `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+          },
+        ],
+      })
+    }
+    data.passwordHash = await hashPassword(password as string)
+    args.req.context[CONTEXT_KEY] = true
+  }
+  if (operation === 'create') data.password = randomBytes(32).toString('base64url')
+  else delete data.password
+  return args
+}
+
+/**
+ * After a write: empty Payload's pbkdf2 columns (create), and end every session of a user
+ * who was deactivated or given a new password (refresh tokens revoked, admin sessions cleared).
+ */
+export const afterUserChange: CollectionAfterChangeHook = async ({ doc, previousDoc, operation, req }) => {
+  const { payload } = req
+  const passwordSet = req.context[CONTEXT_KEY] === true
+  delete req.context[CONTEXT_KEY]
+  const deactivated = operation === 'update' && previousDoc?.isActive !== false && doc.isActive === false
+  const data: Record<string, unknown> = {}
+  if (operation === 'create') Object.assign(data, { hash: null, salt: null })
+  if (deactivated || (operation === 'update' && passwordSet)) {
+    await revokeAllForUser(payload, String(doc.id), deactivated ? 'deactivated' : 'password_change', req)
+    data.sessions = []
+  }
+  if (Object.keys(data).length > 0) {
+    await payload.db.updateOne({ collection: 'users', id: doc.id, data, req, returning: false })
+  }
+  return doc
+}

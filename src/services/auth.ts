@@ -1,0 +1,133 @@
+/**
+ * Identity: registration, login, refresh-token rotation with reuse detection, logout,
+ * the current user, and password change. Handlers and the admin-panel login call these.
+ */
+import type { Payload } from 'payload'
+
+import { signAccessToken } from '../auth/accessToken'
+import { verifyPassword } from '../auth/passwords'
+import { ApiError, validationFailed } from '../errors'
+import { logger, type RequestLogger } from '../logging'
+import {
+  claimForRotation,
+  type ClientInfo,
+  findRefreshToken,
+  isExpired,
+  issueRefreshToken,
+  revokeAllForUser,
+  revokeFamily,
+} from './refreshTokens'
+import {
+  createUser,
+  effectivePermissions,
+  findUser,
+  findUserWithHash,
+  toUserDto,
+  updateUser,
+  type UserDoc,
+  type UserDto,
+} from './users'
+
+export type TokenPair = { accessToken: string; refreshToken: string }
+export type Session = TokenPair & { user: UserDto }
+
+const invalidCredentials = () => new ApiError(401, 'auth.invalid_credentials', 'The email or password is incorrect.')
+const invalidToken = () => new ApiError(401, 'auth.invalid_token', 'The token is malformed, expired or not recognized.')
+
+/** Access token with the permissions the user's roles grant right now, plus a refresh token. */
+async function issueTokens(payload: Payload, user: UserDoc, client: ClientInfo, familyId?: string): Promise<TokenPair> {
+  const accessToken = await signAccessToken(String(user.id), effectivePermissions(user))
+  const refreshToken = await issueRefreshToken(payload, String(user.id), client, familyId)
+  return { accessToken, refreshToken }
+}
+
+/**
+ * The user for an email and password, or null. Unknown emails, inactive users and wrong
+ * passwords are indistinguishable, and an unknown email still costs one argon2 verification.
+ */
+export async function verifyCredentials(payload: Payload, email: string, password: string): Promise<UserDoc | null> {
+  const found = await findUserWithHash(payload, email)
+  const ok = await verifyPassword(found?.passwordHash, password)
+  if (!found || !ok || found.isActive === false) return null
+  const { passwordHash: _hidden, ...user } = found
+  return user
+}
+
+export async function register(
+  payload: Payload,
+  input: { email: string; username: string; password: string },
+  client: ClientInfo,
+): Promise<Session> {
+  // Self-registration always gets the default role; a DTO cannot choose roles here.
+  const user = await createUser(payload, { email: input.email, username: input.username, password: input.password })
+  return { ...(await issueTokens(payload, user, client)), user: toUserDto(user) }
+}
+
+export async function login(payload: Payload, email: string, password: string, client: ClientInfo): Promise<Session> {
+  const user = await verifyCredentials(payload, email, password)
+  if (!user) throw invalidCredentials()
+  return { ...(await issueTokens(payload, user, client)), user: toUserDto(user) }
+}
+
+/**
+ * Rotation. A token already rotated and presented again means it was copied: every refresh
+ * token of its user is revoked and a security event is logged. Of two concurrent refreshes
+ * with one token, the atomic claim lets exactly one through; the other counts as reuse.
+ */
+export async function refresh(payload: Payload, token: string, client: ClientInfo, log: RequestLogger = logger()): Promise<TokenPair> {
+  const doc = await findRefreshToken(payload, token)
+  if (!doc) throw invalidToken()
+  const reused = async () => {
+    await revokeAllForUser(payload, doc.userId, 'reuse')
+    log.error({ userId: doc.userId, familyId: doc.familyId, ip: client.ip }, 'auth.refresh.reused')
+    return invalidToken()
+  }
+  if (doc.revokedAt) {
+    if (doc.revokedReason === 'rotated') throw await reused()
+    throw invalidToken()
+  }
+  if (isExpired(doc)) throw invalidToken()
+  if (!(await claimForRotation(payload, doc))) throw await reused()
+  const user = await findUser(payload, doc.userId)
+  if (!user || user.isActive === false) throw invalidToken()
+  return issueTokens(payload, user, client, doc.familyId)
+}
+
+/** Revokes the whole family of the presented token, if it is the caller's. Idempotent. */
+export async function logout(payload: Payload, userId: string, token: string): Promise<void> {
+  const doc = await findRefreshToken(payload, token)
+  if (doc && doc.userId === userId) await revokeFamily(payload, doc.familyId, 'logout')
+}
+
+async function activeUser(payload: Payload, userId: string): Promise<UserDoc> {
+  const user = await findUser(payload, userId)
+  if (!user || user.isActive === false) throw invalidToken()
+  return user
+}
+
+export async function me(payload: Payload, userId: string): Promise<{ user: UserDto; permissions: string[] }> {
+  const user = await activeUser(payload, userId)
+  return { user: toUserDto(user), permissions: effectivePermissions(user) }
+}
+
+/**
+ * Checks the current password, stores the new one (which revokes every refresh token of the
+ * user and ends admin sessions, see src/auth/userHooks.ts), then issues a fresh pair.
+ */
+export async function changePassword(
+  payload: Payload,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+  client: ClientInfo,
+): Promise<TokenPair> {
+  const user = await activeUser(payload, userId)
+  const checked = await verifyCredentials(payload, user.email, currentPassword)
+  if (!checked || String(checked.id) !== String(user.id)) {
+    throw validationFailed([{ field: 'currentPassword', constraint: 'mismatch' }], 'The current password is incorrect.')
+  }
+  const updated = await updateUser(payload, String(user.id), { password: newPassword })
+  // The hook revoked with the user's write; this makes the rule explicit and independent of it.
+  await revokeAllForUser(payload, String(user.id), 'password_change')
+  return issueTokens(payload, updated, client)
+}

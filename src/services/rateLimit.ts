@@ -1,0 +1,56 @@
+/**
+ * Rate limits: fixed windows counted in the database (shared by every process, kept across
+ * restarts). Keyed by client IP for unauthenticated endpoints, by user id for the others.
+ */
+import type { Payload } from 'payload'
+
+import type { ApiContext } from '../api/route'
+import { type AppConfig, getConfig } from '../config'
+import { hitRateLimit } from '../db/engine'
+import { ApiError } from '../errors'
+import type { RequestLogger } from '../logging'
+
+export type LimitName = keyof AppConfig['rateLimits']
+
+/** Limits keyed by user id; every other limit is keyed by client IP. */
+const PER_USER: ReadonlySet<LimitName> = new Set<LimitName>(['passwordChange', 'submit'])
+
+export type LimitOutcome = { allowed: boolean; retryAfterSeconds: number }
+
+/** Counts one request against `name` for `subject` (an IP or a user id). */
+export async function consumeLimit(payload: Payload, name: LimitName, subject: string): Promise<LimitOutcome> {
+  const rule = getConfig().rateLimits[name]
+  const hit = await hitRateLimit(payload, `${name}:${subject}`, rule.points, rule.durationSeconds)
+  return { allowed: hit.allowed, retryAfterSeconds: Math.max(1, Math.ceil(hit.msBeforeReset / 1000)) }
+}
+
+export function rateLimitExceeded(retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'ratelimit.exceeded', 'Too many requests; try again later.', { retryAfterSeconds }, {
+    'Retry-After': String(retryAfterSeconds),
+  })
+}
+
+/** Throws 429 `ratelimit.exceeded` (with Retry-After) when the subject is over the limit. */
+export async function enforceLimit(
+  payload: Payload,
+  name: LimitName,
+  subject: string,
+  log: RequestLogger,
+): Promise<void> {
+  const outcome = await consumeLimit(payload, name, subject)
+  if (outcome.allowed) return
+  log.warn({ limit: name, key: subject, retryAfterSeconds: outcome.retryAfterSeconds }, 'ratelimit.exceeded')
+  throw rateLimitExceeded(outcome.retryAfterSeconds)
+}
+
+/**
+ * A route `before` gate: `before: rateLimit('submit')`. Per-user limits need an
+ * authenticated route (the wrapper authenticates before `before` runs).
+ */
+export function rateLimit(name: LimitName): (ctx: ApiContext) => Promise<void> {
+  return async (ctx) => {
+    const subject = PER_USER.has(name) ? ctx.user?.id : ctx.ip
+    if (!subject) throw new ApiError(401, 'auth.missing_token', 'An access token is required.')
+    await enforceLimit(ctx.req.payload, name, subject, ctx.log)
+  }
+}

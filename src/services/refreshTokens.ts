@@ -1,0 +1,92 @@
+/**
+ * Refresh-token records: issue, look up, claim (rotate) and revoke. Raw tokens never touch
+ * the database or the logs; only their keyed hash does.
+ */
+import type { Payload, PayloadRequest } from 'payload'
+
+import { hashRefreshToken, newFamilyId, newRefreshToken } from '../auth/refreshToken'
+import { getConfig } from '../config'
+import { claimRefreshToken } from '../db/engine'
+
+export type RevokeReason = 'rotated' | 'logout' | 'reuse' | 'password_change' | 'deactivated' | 'password_reset'
+
+export type RefreshTokenDoc = {
+  id: string
+  userId: string
+  familyId: string
+  tokenHash: string
+  expiresAt: string
+  revokedAt?: string | null
+  revokedReason?: RevokeReason | null
+}
+
+export type ClientInfo = { ip?: string; userAgent?: string }
+
+const COLLECTION = 'refresh-tokens' as const
+
+/** Stores a new token for the user (in `familyId`, or a new family) and returns the raw token. */
+export async function issueRefreshToken(
+  payload: Payload,
+  userId: string,
+  client: ClientInfo,
+  familyId: string = newFamilyId(),
+): Promise<string> {
+  const token = newRefreshToken()
+  const expiresAt = new Date(Date.now() + getConfig().auth.refreshTtlSeconds * 1000)
+  await payload.create({
+    collection: COLLECTION,
+    data: {
+      userId,
+      familyId,
+      tokenHash: hashRefreshToken(token),
+      expiresAt: expiresAt.toISOString(),
+      createdUserAgent: (client.userAgent ?? '').slice(0, 512),
+      createdIp: client.ip ?? '',
+    },
+    overrideAccess: true,
+  })
+  return token
+}
+
+export async function findRefreshToken(payload: Payload, token: string): Promise<RefreshTokenDoc | null> {
+  const res = await payload.find({
+    collection: COLLECTION,
+    where: { tokenHash: { equals: hashRefreshToken(token) } },
+    limit: 1,
+    depth: 0,
+    overrideAccess: true,
+  })
+  return (res.docs[0] as unknown as RefreshTokenDoc | undefined) ?? null
+}
+
+/** Rotation: revokes the token only if nobody else has. True for the single winner. */
+export async function claimForRotation(payload: Payload, doc: RefreshTokenDoc): Promise<boolean> {
+  const { claimed } = await claimRefreshToken(payload, doc.tokenHash, 'rotated')
+  return claimed
+}
+
+async function revokeWhere(
+  payload: Payload,
+  where: Record<string, unknown>,
+  reason: RevokeReason,
+  req?: PayloadRequest,
+): Promise<void> {
+  const now = new Date().toISOString()
+  // updateMany at the adapter: one statement, no per-document hooks (the collection has none).
+  await payload.db.updateMany({
+    collection: COLLECTION,
+    where: { and: [where, { revokedAt: { exists: false } }] } as never,
+    data: { revokedAt: now, revokedReason: reason, updatedAt: now },
+    req,
+  })
+}
+
+export function revokeAllForUser(payload: Payload, userId: string, reason: RevokeReason, req?: PayloadRequest): Promise<void> {
+  return revokeWhere(payload, { userId: { equals: userId } }, reason, req)
+}
+
+export function revokeFamily(payload: Payload, familyId: string, reason: RevokeReason): Promise<void> {
+  return revokeWhere(payload, { familyId: { equals: familyId } }, reason)
+}
+
+export const isExpired = (doc: RefreshTokenDoc, now = Date.now()) => new Date(doc.expiresAt).getTime() <= now

@@ -1,0 +1,163 @@
+/**
+ * Users: the DTO, CRUD and deactivation. Passwords are given as plain `password` and hashed
+ * by the users collection's hooks (src/auth/userHooks.ts), so the API and the admin panel
+ * share one path to the argon2id hash.
+ */
+import { type Payload, ValidationError } from 'payload'
+
+import { IMPLICIT_PERMISSIONS } from '../../access/guards'
+import { permissionsOfUser } from '../../access/userPermissions'
+import { ApiError, notFound } from '../errors'
+import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
+
+export type UserDoc = {
+  id: string
+  email: string
+  username: string
+  roles?: (RoleDoc | string)[] | null
+  isActive?: boolean | null
+  createdAt: string
+  updatedAt: string
+  passwordHash?: string | null
+}
+
+export type UserDto = {
+  id: string
+  email: string
+  username: string
+  roles: { id: string; name: string }[]
+  isActive: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+export type CreateUserInput = { email: string; username: string; password: string; roles?: string[] }
+export type UpdateUserInput = Partial<CreateUserInput> & { isActive?: boolean }
+
+const HEX_ID = /^[0-9a-f]{24}$/
+export const DEFAULT_ROLE_NAME = 'member'
+
+/** The user as every response shows it: never the hash. */
+export function toUserDto(doc: UserDoc): UserDto {
+  return {
+    id: String(doc.id),
+    email: doc.email,
+    username: doc.username,
+    roles: (doc.roles ?? [])
+      .filter((r): r is RoleDoc => typeof r === 'object' && r !== null)
+      .map((r) => ({ id: String(r.id), name: r.name })),
+    isActive: doc.isActive !== false,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  }
+}
+
+/** What the user may do now: the union of their roles' permissions plus the implicit ones, sorted. */
+export function effectivePermissions(doc: UserDoc): string[] {
+  if (doc.isActive === false) return []
+  return [...new Set([...permissionsOfUser(doc), ...IMPLICIT_PERMISSIONS])].sort()
+}
+
+export async function findUser(payload: Payload, id: string): Promise<UserDoc | null> {
+  if (!HEX_ID.test(id)) return null
+  const res = await payload.find({ collection: 'users', where: { id: { equals: id } }, limit: 1, depth: 1, overrideAccess: true })
+  return (res.docs[0] as unknown as UserDoc | undefined) ?? null
+}
+
+/** The user with the stored hash, for credential checks only. */
+export async function findUserWithHash(payload: Payload, email: string): Promise<UserDoc | null> {
+  const res = await payload.find({
+    collection: 'users',
+    where: { email: { equals: email.trim().toLowerCase() } },
+    limit: 1,
+    depth: 1,
+    overrideAccess: true,
+    showHiddenFields: true,
+  })
+  return (res.docs[0] as unknown as UserDoc | undefined) ?? null
+}
+
+export async function requireUser(payload: Payload, id: string): Promise<UserDoc> {
+  const user = await findUser(payload, id)
+  if (!user) throw notFound('user.not_found', 'No user has this id.')
+  return user
+}
+
+const emailTaken = () => new ApiError(409, 'user.email_taken', 'This email is already registered.')
+const usernameTaken = () => new ApiError(409, 'user.username_taken', 'This username is taken.')
+
+async function assertUnique(payload: Payload, input: { email?: string; username?: string }, exceptId?: string): Promise<void> {
+  const check = async (field: 'email' | 'username', value: string | undefined) => {
+    if (value === undefined) return false
+    const where: Record<string, unknown> = { [field]: { equals: value } }
+    const res = await payload.find({ collection: 'users', where: where as never, limit: 1, depth: 0, overrideAccess: true })
+    return res.docs.some((d) => String(d.id) !== exceptId)
+  }
+  if (await check('email', input.email)) throw emailTaken()
+  if (await check('username', input.username)) throw usernameTaken()
+}
+
+/** A database unique-index race surfaces as Payload's ValidationError; map it to our 409s. */
+function mapUniqueViolation(err: unknown): never {
+  if (err instanceof ValidationError) {
+    const paths = (err.data?.errors ?? []).map((e: { path?: string }) => e.path)
+    if (paths.includes('email')) throw emailTaken()
+    if (paths.includes('username')) throw usernameTaken()
+  }
+  throw err
+}
+
+export async function createUser(payload: Payload, input: CreateUserInput): Promise<UserDoc> {
+  const email = input.email.trim().toLowerCase()
+  await assertUnique(payload, { email, username: input.username })
+  let roles: string[]
+  if (input.roles !== undefined) {
+    roles = await resolveRoleRefs(payload, input.roles)
+  } else {
+    const member = await roleIdByName(payload, DEFAULT_ROLE_NAME)
+    roles = member ? [member] : []
+  }
+  let created: { id: string | number }
+  try {
+    created = await payload.create({
+      collection: 'users',
+      data: { email, username: input.username, password: input.password, roles, isActive: true } as never,
+      overrideAccess: true,
+    })
+  } catch (err) {
+    mapUniqueViolation(err)
+  }
+  return (await findUser(payload, String(created.id)))!
+}
+
+export async function updateUser(payload: Payload, id: string, patch: UpdateUserInput): Promise<UserDoc> {
+  const user = await requireUser(payload, id)
+  const email = patch.email?.trim().toLowerCase()
+  await assertUnique(payload, { email, username: patch.username }, String(user.id))
+  const data: Record<string, unknown> = {}
+  if (email !== undefined) data.email = email
+  if (patch.username !== undefined) data.username = patch.username
+  if (patch.password !== undefined) data.password = patch.password
+  if (patch.isActive !== undefined) data.isActive = patch.isActive
+  if (patch.roles !== undefined) data.roles = await resolveRoleRefs(payload, patch.roles)
+  try {
+    // The users hooks revoke refresh tokens on deactivation and on a new password.
+    await payload.update({ collection: 'users', id: user.id, data, overrideAccess: true })
+  } catch (err) {
+    mapUniqueViolation(err)
+  }
+  return (await findUser(payload, String(user.id)))!
+}
+
+/** DELETE /users/:id: users are deactivated, never removed. */
+export async function deactivateUser(payload: Payload, id: string): Promise<{ deleted: true; id: string }> {
+  const user = await requireUser(payload, id)
+  await payload.update({ collection: 'users', id: user.id, data: { isActive: false }, overrideAccess: true })
+  return { deleted: true, id: String(user.id) }
+}
+
+export async function listUsers(payload: Payload, offset: number, limit: number): Promise<{ docs: UserDoc[]; total: number }> {
+  // Payload pages by page number; reading the first offset+limit rows gives any offset exactly.
+  const res = await payload.find({ collection: 'users', sort: 'createdAt', limit: offset + limit, page: 1, depth: 1, overrideAccess: true })
+  return { docs: (res.docs as unknown as UserDoc[]).slice(offset), total: res.totalDocs }
+}
