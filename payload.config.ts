@@ -14,6 +14,7 @@ import { Platforms } from './collections/Platforms'
 import { RefreshTokens } from './collections/RefreshTokens'
 import { Roles } from './collections/Roles'
 import { Surfaces } from './collections/Surfaces'
+import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
 import { routes } from './endpoints'
@@ -50,6 +51,7 @@ export default buildConfig({
     Tags,
     Content,
     Notifications,
+    TagRenames,
   ]),
   globals: [Branding],
   db: databaseAdapter(config.database),

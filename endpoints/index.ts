@@ -7,6 +7,7 @@ import { meta } from './meta'
 import { roleRoutes } from './roles'
 import { suggestSlugRoute } from './slug'
 import { getTagRoute, listTagsRoute } from './tags'
+import { createTagRoute, renameTagRoute, updateTagRoute } from './tagWrites'
 import { userRoutes } from './users'
 
 /** Every /api/v1 route. Order matters only between routes whose paths overlap. */
@@ -20,6 +21,9 @@ export const routes: RouteSpec[] = [
   getContentRoute,
   listTagsRoute,
   getTagRoute,
+  createTagRoute,
+  updateTagRoute,
+  renameTagRoute,
   suggestSlugRoute,
   ...authRoutes,
   ...userRoutes,

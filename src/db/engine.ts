@@ -11,6 +11,7 @@ import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
 
 import type { AppConfig } from '../config'
 import { newHexId } from './ids'
+import { newHexId } from './ids'
 import { syncSqliteSchema } from './sqliteSchema'
 
 export type Engine = 'sqlite' | 'mongodb'
@@ -104,6 +105,20 @@ export function hitRateLimit(payload: Payload, key: string, points: number, dura
 }
 
 // ---- Tag rename: tag, content tagSlugs and audit in one transaction ----
+import type { TagRenameInput, TagRenameResult } from './renameTypes'
+import { renameTagMongo } from './mongo/tagRename'
+import { sqliteFileOf } from './sqlite/connection'
+import { renameTagSqlite } from './sqlite/tagRename'
+
+export type { TagRenameInput, TagRenameResult } from './renameTypes'
+
+export async function renameTagAtomically(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
+  const db = getConfig().database
+  return db.engine === 'mongodb' ? renameTagMongo(payload, input) : renameTagSqlite(sqliteFileOf(db.uri), input)
+}
+
+// ---- Tag rename: tag, content tagSlugs and audit in one transaction ----
+import { getConfig } from '../config'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
 import { renameTagMongo } from './mongo/tagRename'
 import { sqliteFileOf } from './sqlite/connection'

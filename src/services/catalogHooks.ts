@@ -13,3 +13,8 @@ export const catalogChangedHook: CollectionAfterChangeHook = ({ doc }) => {
   generation += 1
   return doc
 }
+
+/** For writes that bypass Payload's hooks (raw engine transactions such as a tag rename). */
+export function bumpCatalogGeneration(): void {
+  generation += 1
+}
