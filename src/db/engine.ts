@@ -11,7 +11,6 @@ import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
 
 import type { AppConfig } from '../config'
 import { newHexId } from './ids'
-import { newHexId } from './ids'
 import { syncSqliteSchema } from './sqliteSchema'
 
 export type Engine = 'sqlite' | 'mongodb'
@@ -105,20 +104,6 @@ export function hitRateLimit(payload: Payload, key: string, points: number, dura
 }
 
 // ---- Tag rename: tag, content tagSlugs and audit in one transaction ----
-import type { TagRenameInput, TagRenameResult } from './renameTypes'
-import { renameTagMongo } from './mongo/tagRename'
-import { sqliteFileOf } from './sqlite/connection'
-import { renameTagSqlite } from './sqlite/tagRename'
-
-export type { TagRenameInput, TagRenameResult } from './renameTypes'
-
-export async function renameTagAtomically(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
-  const db = getConfig().database
-  return db.engine === 'mongodb' ? renameTagMongo(payload, input) : renameTagSqlite(sqliteFileOf(db.uri), input)
-}
-
-// ---- Tag rename: tag, content tagSlugs and audit in one transaction ----
-import { getConfig } from '../config'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
 import { renameTagMongo } from './mongo/tagRename'
 import { sqliteFileOf } from './sqlite/connection'
