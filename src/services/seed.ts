@@ -152,12 +152,14 @@ async function anyAdminId(payload: Payload): Promise<Id | null> {
 /** The demo data set: taxonomy plus 200 items in all three states. */
 export async function seedDemo(payload: Payload): Promise<{ content: number }> {
   const tax = await seedDemoTaxonomy(payload)
+  // Deterministic slugs on an empty database; a repeated demo seed must not collide.
+  const existing = await contentStoreFor(payload).countContent()
   const items = makeItems(tax, {
     count: 200,
     statuses: ['approved', 'approved', 'approved', 'pending', 'rejected'],
     seed: 42,
     submittedBy: await anyAdminId(payload),
-    slugPrefix: 'd',
+    slugPrefix: existing === 0 ? 'd' : `d${Date.now().toString(36)}`,
   })
   await contentStoreFor(payload).insertContent(items)
   return { content: items.length }
