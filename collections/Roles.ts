@@ -1,17 +1,44 @@
-import type { CollectionConfig } from 'payload'
+import { APIError, type CollectionConfig } from 'payload'
 
-import { allowIf, consoleRead } from '../access/collectionAccess'
+import { allowIf } from '../access/collectionAccess'
+import { permissionsOf } from '../access/userPermissions'
 import { PERMISSIONS } from '../src/auth/permissions'
+import { deleteProblem, protectedChangeProblem, type RoleDoc } from '../src/services/roles'
 
-/** Roles are data: named sets of permission strings, editable at runtime. */
+/**
+ * Roles are data: named sets of permission strings, editable at runtime. The same rules as
+ * the API apply in the admin panel: the seeded admin role keeps every permission and cannot
+ * be deleted, and a role held by users cannot be deleted.
+ */
 export const Roles: CollectionConfig = {
   slug: 'roles',
   admin: { useAsTitle: 'name', defaultColumns: ['name', 'permissions', 'updatedAt'], group: 'Access' },
   access: {
-    read: consoleRead,
+    // Role managers, and user managers who assign roles; moderators do not see roles.
+    read: ({ req }) => {
+      const held = permissionsOf(req)
+      return held.includes('role.manage') || held.includes('user.manage')
+    },
     create: allowIf('role.manage'),
     update: allowIf('role.manage'),
     delete: allowIf('role.manage'),
+  },
+  hooks: {
+    beforeChange: [
+      ({ data, originalDoc, operation }) => {
+        if (operation !== 'update' || !originalDoc) return data
+        const problem = protectedChangeProblem(originalDoc as RoleDoc, data as { name?: string; permissions?: string[] })
+        if (problem) throw new APIError(problem, 409, null, true)
+        return data
+      },
+    ],
+    beforeDelete: [
+      async ({ id, req }) => {
+        const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })
+        const problem = await deleteProblem(req.payload, role as unknown as RoleDoc)
+        if (problem) throw new APIError(problem.message, 409, null, true)
+      },
+    ],
   },
   fields: [
     { name: 'name', type: 'text', required: true, unique: true, index: true },
