@@ -2,6 +2,7 @@ import type { RouteSpec } from '../src/api/route'
 import { authRoutes } from './auth'
 import { catalog } from './catalog'
 import { getContentRoute, listContentRoute, relatedContentRoute } from './content'
+import { approveContentRoute, deleteContentRoute, rejectContentRoute, submitContentRoute } from './contentWrites'
 import { health, ready } from './health'
 import { meta } from './meta'
 import { roleRoutes } from './roles'
@@ -19,6 +20,10 @@ export const routes: RouteSpec[] = [
   listContentRoute,
   relatedContentRoute,
   getContentRoute,
+  submitContentRoute,
+  approveContentRoute,
+  rejectContentRoute,
+  deleteContentRoute,
   listTagsRoute,
   getTagRoute,
   createTagRoute,

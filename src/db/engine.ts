@@ -115,3 +115,16 @@ export async function renameTagAtomically(payload: Payload, input: TagRenameInpu
   const db = getConfig().database
   return db.engine === 'mongodb' ? renameTagMongo(payload, input) : renameTagSqlite(sqliteFileOf(db.uri), input)
 }
+
+// ---- Moderation: a status move that only one of concurrent callers can make ----
+import { transitionStatusMongo } from './mongo/moderation'
+import type { StatusTransition } from './moderationTypes'
+import { transitionStatusSqlite } from './sqlite/moderation'
+
+export type { StatusTransition } from './moderationTypes'
+
+/** True when this call moved the item; false when it was no longer in `from`. */
+export async function transitionContentStatus(payload: Payload, t: StatusTransition): Promise<boolean> {
+  const db = getConfig().database
+  return db.engine === 'mongodb' ? transitionStatusMongo(payload, t) : transitionStatusSqlite(sqliteFileOf(db.uri), t)
+}

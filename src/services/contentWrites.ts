@@ -1,0 +1,192 @@
+/**
+ * Content writes: submission, the moderation moves of the spec's state table, and soft
+ * delete. The API and the admin console both call these, so they cannot disagree.
+ */
+import type { Payload } from 'payload'
+
+import type { AuthUser } from '../../access/guards'
+import { getConfig } from '../config'
+import { contentStoreFor, invalidateCounts, transitionContentStatus, type ContentRecord } from '../db/engine'
+import { ApiError, type FieldProblem, validationFailed } from '../errors'
+import { emit } from '../events/bus'
+import { assertSlug, RESERVED_SLUGS, suggestSlug } from '../slug'
+import { submissionsOpen } from './branding'
+import { getTaxonomy } from './catalog'
+import { type ContentDto, toContentDto } from './content'
+
+export type SubmitInput = {
+  title: string
+  url: string
+  description?: string
+  slug?: string
+  tagSlugs?: string[]
+  group?: string
+  channel?: string
+  platform?: string
+}
+
+const notFound = () => new ApiError(404, 'content.not_found', 'No visible content has this slug.')
+const slugConflict = (slug: string) =>
+  new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use.`, { slug, entity: 'content' })
+
+function isUniqueViolation(err: unknown): boolean {
+  const errors = (err as { data?: { errors?: { path?: string }[] } })?.data?.errors
+  return Array.isArray(errors) && errors.some((e) => e.path === 'slug')
+}
+
+/** Slug, group, channel, platform and tags resolved to ids; unknown ones are 400 validation.failed. */
+async function resolveReferences(payload: Payload, input: SubmitInput) {
+  const taxonomy = await getTaxonomy(payload)
+  const problems: FieldProblem[] = []
+  const groupSlug = input.group ?? getConfig().contentDefaultGroupSlug
+  let group: string | null = null
+  if (groupSlug) {
+    const ids = taxonomy.groupIdsBySlug.get(groupSlug) ?? []
+    if (ids.length === 1) group = ids[0]!
+    else problems.push({ field: 'group', constraint: ids.length === 0 ? 'exists' : 'ambiguous', value: groupSlug })
+  }
+  let channel: string | null = null
+  if (input.channel) {
+    if (!groupSlug) problems.push({ field: 'channel', constraint: 'requires_group', value: input.channel })
+    else if (group) {
+      channel = taxonomy.channelIdByGroupAndSlug.get(`${group}/${input.channel}`) ?? null
+      if (!channel) problems.push({ field: 'channel', constraint: 'exists', value: input.channel })
+    }
+  }
+  let platform: string | null = null
+  if (input.platform) {
+    platform = taxonomy.platformIdBySlug.get(input.platform) ?? null
+    if (!platform) problems.push({ field: 'platform', constraint: 'exists', value: input.platform })
+  }
+  const tagSlugs = [...new Set(input.tagSlugs ?? [])]
+  if (tagSlugs.length > 0) {
+    const found = await payload.find({
+      collection: 'tags',
+      where: { slug: { in: tagSlugs } },
+      limit: tagSlugs.length,
+      depth: 0,
+      overrideAccess: true,
+    })
+    const known = new Set(found.docs.map((t) => String((t as unknown as { slug: string }).slug)))
+    tagSlugs.forEach((slug, i) => {
+      if (!known.has(slug)) problems.push({ field: `tagSlugs.${i}`, constraint: 'exists', value: slug })
+    })
+  }
+  if (problems.length > 0) throw validationFailed(problems)
+  return { group, channel, platform, tagSlugs, taxonomy }
+}
+
+/** Candidate slugs from the title: base, base-2, base-3, ... (reserved bases start at -2). */
+function* derivedSlugs(title: string): Generator<string> {
+  const base = suggestSlug(title).slice(0, 58).replace(/-+$/, '') || 'item'
+  if (!RESERVED_SLUGS.includes(base)) yield base
+  for (let n = 2; ; n++) yield `${base}-${n}`
+}
+
+export async function submitContent(payload: Payload, input: SubmitInput, user: AuthUser): Promise<ContentDto> {
+  if (!(await submissionsOpen(payload))) {
+    throw new ApiError(403, 'content.submissions_closed', 'Submissions are closed.')
+  }
+  const explicit = input.slug !== undefined ? assertSlug(input.slug) : undefined
+  const { group, channel, platform, tagSlugs, taxonomy } = await resolveReferences(payload, input)
+  const store = contentStoreFor(payload)
+  const candidates = explicit ? [explicit][Symbol.iterator]() : derivedSlugs(input.title)
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const slug = candidates.next().value as string | undefined
+    if (!slug) break
+    if (!explicit && (await store.contentBySlug(slug))) continue
+    try {
+      await payload.create({
+        collection: 'content',
+        data: {
+          slug,
+          title: input.title,
+          url: input.url,
+          description: input.description ?? null,
+          tagSlugs,
+          group,
+          channel,
+          platform,
+          status: 'pending',
+          isActive: true,
+          submittedBy: user.id,
+        },
+        overrideAccess: true,
+      })
+    } catch (err) {
+      // A concurrent submission took the slug between the check and the insert.
+      if (isUniqueViolation(err)) {
+        if (explicit) throw slugConflict(explicit)
+        continue
+      }
+      throw err
+    }
+    invalidateCounts()
+    return toContentDto((await store.contentBySlug(slug))!, taxonomy)
+  }
+  throw slugConflict(explicit ?? suggestSlug(input.title))
+}
+
+async function moderatable(payload: Payload, slug: string): Promise<ContentRecord> {
+  const record = await contentStoreFor(payload).contentBySlug(slug)
+  if (!record || !record.isActive) throw notFound()
+  return record
+}
+
+async function move(
+  payload: Payload,
+  slug: string,
+  to: 'approved' | 'rejected',
+  reason: string | null,
+): Promise<ContentRecord> {
+  const record = await moderatable(payload, slug)
+  const now = new Date()
+  const moved =
+    record.status === 'pending' &&
+    (await transitionContentStatus(payload, {
+      id: record.id,
+      from: 'pending',
+      to,
+      at: now,
+      approvedAt: to === 'approved' ? now : null,
+      rejectionReason: to === 'rejected' ? reason : null,
+    }))
+  if (!moved) {
+    const current = (await contentStoreFor(payload).contentBySlug(slug))?.status ?? record.status
+    throw new ApiError(422, 'content.state_invalid', `Only pending content can be ${to}; this item is ${current}.`, {
+      status: current,
+    })
+  }
+  invalidateCounts()
+  return (await contentStoreFor(payload).contentBySlug(slug))!
+}
+
+/** pending → approved; follow-ups (thumbnail, notification) run later and never block this. */
+export async function approveContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<ContentDto> {
+  const record = await move(payload, slug, 'approved', null)
+  emit('content.approved', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null })
+  return toContentDto(record, await getTaxonomy(payload))
+}
+
+/** pending → rejected, with an optional reason; the record is kept and hidden. */
+export async function rejectContent(
+  payload: Payload,
+  slug: string,
+  reason: string | null,
+  actor: AuthUser | null,
+): Promise<ContentDto> {
+  const record = await move(payload, slug, 'rejected', reason)
+  emit('content.rejected', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null, reason })
+  return toContentDto(record, await getTaxonomy(payload))
+}
+
+/** Soft delete: isActive=false. Idempotent. Content is never removed. */
+export async function softDeleteContent(payload: Payload, slug: string): Promise<{ deleted: true; id: string }> {
+  const record = await contentStoreFor(payload).contentBySlug(slug)
+  if (!record) throw notFound()
+  if (record.isActive) {
+    await payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true })
+    invalidateCounts()
+  }
+  return { deleted: true, id: record.id }
+}
