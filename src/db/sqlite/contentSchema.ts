@@ -8,9 +8,14 @@ type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknow
 const INDEXES = [
   'CREATE INDEX IF NOT EXISTS raw_content_list ON content(status, is_active, approved_at, id)',
   'CREATE INDEX IF NOT EXISTS raw_content_alpha ON content(status, is_active, title, id)',
-  'CREATE INDEX IF NOT EXISTS raw_content_group_list ON content(group_id, approved_at, id)',
-  'CREATE INDEX IF NOT EXISTS raw_content_channel_list ON content(channel_id, approved_at, id)',
-  'CREATE INDEX IF NOT EXISTS raw_content_platform_list ON content(platform_id, approved_at, id)',
+  // Covering for a filter + the default sort: no row lookups while skipping an offset.
+  'CREATE INDEX IF NOT EXISTS raw_content_by_group ON content(group_id, status, is_active, approved_at, id)',
+  'CREATE INDEX IF NOT EXISTS raw_content_by_channel ON content(channel_id, status, is_active, approved_at, id)',
+  'CREATE INDEX IF NOT EXISTS raw_content_by_platform ON content(platform_id, status, is_active, approved_at, id)',
+  // Superseded shapes from earlier builds.
+  'DROP INDEX IF EXISTS raw_content_group_list',
+  'DROP INDEX IF EXISTS raw_content_channel_list',
+  'DROP INDEX IF EXISTS raw_content_platform_list',
 ]
 
 const TABLES = [

@@ -136,14 +136,21 @@ export function sqliteContentStore(file: string): ContentStore {
     async listContent(q) {
       const b = buildFilter(q)
       const sort = q.sort === 'relevance' && !b.ranked ? 'newest' : q.sort
-      const rows =
-        q.limit > 0
-          ? all(`SELECT ${COLUMNS} FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [
-              ...b.args,
-              q.limit,
-              q.offset,
-            ]).map(toRecord)
-          : []
+      // Two steps: the page's rowids from the (covering) index, then only those rows, so a
+      // deep offset skips index entries instead of whole rows.
+      let rows: ContentRecord[] = []
+      if (q.limit > 0) {
+        const page = all(`SELECT c.rowid FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [
+          ...b.args,
+          q.limit,
+          q.offset,
+        ])
+        if (page.length > 0) {
+          rows = all(`SELECT ${COLUMNS} FROM json_each(?) j JOIN content c ON c.rowid = j.value ORDER BY j.key`, [
+            JSON.stringify(page.map((r) => r[0])),
+          ]).map(toRecord)
+        }
+      }
       // A short last page already tells the total.
       if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
         return { rows, total: q.offset + rows.length, estimated: false }
