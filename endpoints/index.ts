@@ -7,6 +7,7 @@ import { health, ready } from './health'
 import { meta } from './meta'
 import { roleRoutes } from './roles'
 import { suggestSlugRoute } from './slug'
+import { taxonomyWriteRoutes } from './taxonomyWrites'
 import { getTagRoute, listTagsRoute } from './tags'
 import { createTagRoute, renameTagRoute, updateTagRoute } from './tagWrites'
 import { userRoutes } from './users'
@@ -30,6 +31,7 @@ export const routes: RouteSpec[] = [
   updateTagRoute,
   renameTagRoute,
   suggestSlugRoute,
+  ...taxonomyWriteRoutes,
   ...authRoutes,
   ...userRoutes,
   ...roleRoutes,

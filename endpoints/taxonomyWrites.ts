@@ -1,0 +1,97 @@
+/**
+ * Taxonomy writes under /catalog: POST creates, PATCH …/<slug> updates, POST …/<slug>/rename
+ * renames. Renames of surfaces, groups and channels are admin operations: they need every
+ * permission of the table (checked as permissions, never by role name).
+ */
+import type { Payload } from 'payload'
+import { z } from 'zod'
+
+import { defineRoute, type RouteSpec } from '../src/api/route'
+import { parseWith } from '../src/api/validation'
+import { PERMISSIONS } from '../src/auth/permissions'
+import { createNode, findNode, renameNode, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
+
+const hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
+const common = { label: z.string().trim().min(1).max(120), displayOrder: z.number().int().optional(), isActive: z.boolean().optional() }
+
+const createBodies: Record<TaxonomyKind, z.ZodObject> = {
+  surface: z.strictObject({
+    ...common,
+    slug: z.string(),
+    routePrefix: z.string().regex(/^\/[a-z0-9/-]*$/),
+    browseMode: z.enum(['grid', 'list', 'feed']),
+    accentColor: hex,
+  }),
+  group: z.strictObject({ ...common, slug: z.string(), color: hex }),
+  channel: z.strictObject({ ...common, slug: z.string() }),
+  platform: z.strictObject({ ...common, slug: z.string(), color: hex }),
+  facet: z.strictObject({ key: z.string(), label: common.label, color: hex, displayOrder: common.displayOrder }),
+}
+// Updates take every field but the address (renames have their own route), all optional.
+const patchBodies = Object.fromEntries(
+  Object.entries(createBodies).map(([kind, schema]) => [
+    kind,
+    schema.omit(kind === 'facet' ? { key: true } : { slug: true }).partial(),
+  ]),
+) as Record<TaxonomyKind, z.ZodObject>
+const renameBody = z.strictObject({ newSlug: z.string() })
+
+type Parent = { id: string; key: string }
+
+/** Resolves the path's parents: a group's surface, a channel's surface and group. */
+async function parentOf(payload: Payload, kind: TaxonomyKind, params: Record<string, string>): Promise<Parent | undefined> {
+  if (kind === 'group' || kind === 'channel') {
+    const surface = await findNode(payload, 'surface', params.surface!)
+    if (kind === 'group') return { id: String(surface.id), key: params.surface! }
+    const group = await findNode(payload, 'group', params.group!, String(surface.id))
+    return { id: String(group.id), key: params.group! }
+  }
+  return undefined
+}
+
+function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermissions: readonly string[]): RouteSpec[] {
+  const manage = ['catalog.manage']
+  return [
+    defineRoute({
+      method: 'post',
+      path: base,
+      permissions: manage,
+      handler: async ({ req, params, body }) => {
+        const data = parseWith(createBodies[kind], await body())
+        return { status: 201, data: await createNode(req.payload, kind, data, await parentOf(req.payload, kind, params)) }
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: `${base}/:${param}`,
+      permissions: manage,
+      handler: async ({ req, params, body }) => {
+        const patch = parseWith(patchBodies[kind], await body())
+        const parent = await parentOf(req.payload, kind, params)
+        const doc = await findNode(req.payload, kind, params[param]!, parent?.id)
+        return { data: await updateNode(req.payload, kind, doc, patch, parent?.key) }
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/:${param}/rename`,
+      permissions: renamePermissions,
+      handler: async ({ req, params, body }) => {
+        const { newSlug } = parseWith(renameBody, await body())
+        const parent = await parentOf(req.payload, kind, params)
+        const doc = await findNode(req.payload, kind, params[param]!, parent?.id)
+        return { data: await renameNode(req.payload, kind, doc, newSlug, parent) }
+      },
+    }),
+  ]
+}
+
+const ADMIN = PERMISSIONS
+
+export const taxonomyWriteRoutes: RouteSpec[] = [
+  ...routesFor('surface', '/catalog/surfaces', 'surface', ADMIN),
+  ...routesFor('group', '/catalog/surfaces/:surface/groups', 'group', ADMIN),
+  ...routesFor('channel', '/catalog/surfaces/:surface/groups/:group/channels', 'channel', ADMIN),
+  ...routesFor('platform', '/catalog/platforms', 'platform', ['catalog.manage']),
+  ...routesFor('facet', '/catalog/facets', 'facet', ['catalog.manage']),
+]

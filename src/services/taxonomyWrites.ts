@@ -1,0 +1,129 @@
+/**
+ * Taxonomy writes (catalog.manage): surfaces, groups (per surface), channels (per group),
+ * platforms and facets. Created, updated (including displayOrder and isActive: nothing is
+ * hard-deleted) and renamed. Content refers to groups, channels and platforms by id, so a
+ * rename is one row's update and the content follows it atomically. Payload's afterChange
+ * hooks invalidate the catalog.
+ */
+import type { Payload } from 'payload'
+
+import { ApiError } from '../errors'
+import { assertSlug } from '../slug'
+
+export type TaxonomyKind = 'surface' | 'group' | 'channel' | 'platform' | 'facet'
+
+type KindSpec = {
+  collection: 'surfaces' | 'groups' | 'channels' | 'platforms' | 'facets'
+  /** The addressing field: `slug`, or `key` for facets. */
+  keyField: 'slug' | 'key'
+  /** The parent relationship within which the key is unique. */
+  parentField?: 'surface' | 'group'
+  fields: readonly string[]
+}
+
+export const KINDS: Record<TaxonomyKind, KindSpec> = {
+  surface: { collection: 'surfaces', keyField: 'slug', fields: ['label', 'routePrefix', 'browseMode', 'accentColor', 'displayOrder', 'isActive'] },
+  group: { collection: 'groups', keyField: 'slug', parentField: 'surface', fields: ['label', 'color', 'displayOrder', 'isActive'] },
+  channel: { collection: 'channels', keyField: 'slug', parentField: 'group', fields: ['label', 'displayOrder', 'isActive'] },
+  platform: { collection: 'platforms', keyField: 'slug', fields: ['label', 'color', 'displayOrder', 'isActive'] },
+  facet: { collection: 'facets', keyField: 'key', fields: ['label', 'color', 'displayOrder'] },
+}
+
+type Doc = Record<string, unknown> & { id: string | number }
+
+/** The written node as the API returns it: its own fields, the parent by slug. */
+export type TaxonomyNodeDto = Record<string, unknown>
+
+function toDto(kind: TaxonomyKind, doc: Doc, parentKey?: string): TaxonomyNodeDto {
+  const spec = KINDS[kind]
+  const dto: TaxonomyNodeDto = { id: String(doc.id), [spec.keyField]: doc[spec.keyField] }
+  if (spec.parentField) dto[spec.parentField] = parentKey ?? null
+  for (const f of spec.fields) dto[f] = doc[f] ?? null
+  dto.createdAt = doc.createdAt
+  dto.updatedAt = doc.updatedAt
+  return dto
+}
+
+export const notFoundError = (kind: TaxonomyKind) => new ApiError(404, `${kind}.not_found`, `No ${kind} has this ${KINDS[kind].keyField}.`)
+
+/** Finds a node by key (within its parent); 404 `<kind>.not_found`. */
+export async function findNode(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<Doc> {
+  const spec = KINDS[kind]
+  const where: Record<string, unknown> = { [spec.keyField]: { equals: key } }
+  if (spec.parentField) where[spec.parentField] = { equals: parentId }
+  const found = await payload.find({ collection: spec.collection, where: where as never, limit: 1, depth: 0, overrideAccess: true })
+  const doc = found.docs[0] as unknown as Doc | undefined
+  if (!doc) throw notFoundError(kind)
+  return doc
+}
+
+async function assertFree(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<void> {
+  const spec = KINDS[kind]
+  const where: Record<string, unknown> = { [spec.keyField]: { equals: key } }
+  if (spec.parentField) where[spec.parentField] = { equals: parentId }
+  const taken = await payload.count({ collection: spec.collection, where: where as never, overrideAccess: true })
+  if (taken.totalDocs > 0) {
+    throw new ApiError(409, 'slug.conflict', `The ${spec.keyField} "${key}" is already in use.`, { slug: key, entity: kind })
+  }
+}
+
+/** A unique index still guards the race between the check and the write. */
+async function guarded<T>(kind: TaxonomyKind, key: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (err) {
+    const errors = (err as { data?: { errors?: { path?: string }[] } })?.data?.errors
+    if (Array.isArray(errors) && errors.some((e) => e.path === KINDS[kind].keyField)) {
+      throw new ApiError(409, 'slug.conflict', `The ${KINDS[kind].keyField} "${key}" is already in use.`, { slug: key, entity: kind })
+    }
+    throw err
+  }
+}
+
+export async function createNode(
+  payload: Payload,
+  kind: TaxonomyKind,
+  data: Record<string, unknown>,
+  parent?: { id: string; key: string },
+): Promise<TaxonomyNodeDto> {
+  const spec = KINDS[kind]
+  const key = assertSlug(data[spec.keyField], spec.keyField)
+  await assertFree(payload, kind, key, parent?.id)
+  const doc = await guarded(kind, key, () =>
+    payload.create({
+      collection: spec.collection,
+      data: { ...data, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as never,
+      overrideAccess: true,
+    }),
+  )
+  return toDto(kind, doc as unknown as Doc, parent?.key)
+}
+
+export async function updateNode(
+  payload: Payload,
+  kind: TaxonomyKind,
+  doc: Doc,
+  patch: Record<string, unknown>,
+  parentKey?: string,
+): Promise<TaxonomyNodeDto> {
+  const updated = Object.keys(patch).length
+    ? await payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch as never, overrideAccess: true })
+    : doc
+  return toDto(kind, updated as unknown as Doc, parentKey)
+}
+
+export async function renameNode(
+  payload: Payload,
+  kind: TaxonomyKind,
+  doc: Doc,
+  newKey: string,
+  parent?: { id: string; key: string },
+): Promise<TaxonomyNodeDto> {
+  const spec = KINDS[kind]
+  assertSlug(newKey, 'newSlug')
+  if (newKey !== doc[spec.keyField]) await assertFree(payload, kind, newKey, parent?.id)
+  const updated = await guarded(kind, newKey, () =>
+    payload.update({ collection: spec.collection, id: doc.id, data: { [spec.keyField]: newKey } as never, overrideAccess: true }),
+  )
+  return toDto(kind, updated as unknown as Doc, parent?.key)
+}
