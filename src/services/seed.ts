@@ -54,12 +54,29 @@ const DEMO_TAGS: Record<string, string[]> = {
   unclassified: ['misc', 'opinion', 'news', 'archive'],
 }
 
-const title = (r: ReturnType<typeof rng>) => {
-  const n = 3 + r.int(4)
-  const words = Array.from({ length: n }, () => r.pick(WORDS))
-  return words.map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w)).join(' ')
+/**
+ * Pseudo-words (syllable triples) widen the vocabulary so that, as in real text, one word
+ * matches about 1-2% of items: topical words (the real ones above plus 150 more) and a
+ * general pool of 1000. A 50-word vocabulary would put every word in a third of all items.
+ */
+const SYLLABLES = ['ba', 'ko', 'ri', 'tu', 'se', 'mo', 'na', 'li', 'pe', 'du', 'ga', 'vi', 'ro', 'ze', 'fa']
+const pseudo = (n: number) => SYLLABLES[n % 15]! + SYLLABLES[Math.floor(n / 15) % 15]! + SYLLABLES[Math.floor(n / 225) % 15]!
+const TOPICAL: readonly string[] = [...WORDS, ...Array.from({ length: 150 }, (_, i) => pseudo(i * 7 + 3))]
+const GENERAL: readonly string[] = Array.from({ length: 1000 }, (_, i) => pseudo(1200 + i * 2))
+
+const words = (r: ReturnType<typeof rng>, topical: number, general: number) => {
+  const out = [...Array.from({ length: topical }, () => r.pick(TOPICAL)), ...Array.from({ length: general }, () => r.pick(GENERAL))]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = r.int(i + 1)
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
 }
-const sentence = (r: ReturnType<typeof rng>) => Array.from({ length: 10 + r.int(10) }, () => r.pick(WORDS)).join(' ') + '.'
+const title = (r: ReturnType<typeof rng>) =>
+  words(r, 1, 2 + r.int(3))
+    .map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join(' ')
+const sentence = (r: ReturnType<typeof rng>) => `${words(r, 2, 8 + r.int(8)).join(' ')}.`
 
 async function facetIds(payload: Payload): Promise<Map<string, Id>> {
   const res = await payload.find({ collection: 'facets', pagination: false, depth: 0, overrideAccess: true })

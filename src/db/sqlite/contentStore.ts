@@ -124,8 +124,10 @@ export function sqliteContentStore(file: string): ContentStore {
   }
 
   const taxonomyTables = ['surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets']
+  // O(1) per table (rowid and updated_at index ends): taxonomy rows are never deleted
+  // (access.delete is false), so an insert moves max(rowid) and an update moves max(updated_at).
   const taxonomySql = `SELECT ${taxonomyTables
-    .map((t) => `(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM ${t})`)
+    .map((t) => `coalesce((SELECT max(rowid) FROM ${t}), 0) || ':' || coalesce((SELECT max(updated_at) FROM ${t}), '')`)
     .join(" || '|' || ")}`
 
   return {
