@@ -37,6 +37,15 @@ export default buildConfig({
     importMap: { baseDir: dirname },
     // The default gravatar would call out to the internet.
     avatar: 'default',
+    components: {
+      afterNavLinks: ['/app/(payload)/admin/_components/ModerationNavLink#ModerationNavLink'],
+      views: {
+        moderation: {
+          Component: '/app/(payload)/admin/_components/ModerationQueueView#ModerationQueueView',
+          path: '/moderation',
+        },
+      },
+    },
   },
   collections: withEngineIds(config.database.engine, [
     Users,

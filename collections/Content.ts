@@ -1,6 +1,7 @@
 import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
+import { contentModerationEndpoints } from '../endpoints/adminModeration'
 import { invalidateCounts } from '../src/db/engine'
 import { slugProblem } from '../src/slug'
 import { slugField } from './taxonomyFields'
@@ -60,6 +61,7 @@ export const Content: CollectionConfig = {
     delete: () => false,
   },
   defaultSort: '-approvedAt',
+  endpoints: contentModerationEndpoints,
   // Cached list totals are keyed by a data version; a local write also drops them at once.
   hooks: { afterChange: [({ doc }) => (invalidateCounts(), doc)] },
   fields: [

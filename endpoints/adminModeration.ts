@@ -1,0 +1,46 @@
+/**
+ * The admin console's moderation actions: Payload collection endpoints on `content`
+ * (POST /api/content/moderation/<id>/approve|reject), authenticated by the console session.
+ * They check the same permission as the API and call the same service.
+ */
+import type { Endpoint, PayloadRequest } from 'payload'
+import { z } from 'zod'
+
+import { permissionsOf } from '../access/userPermissions'
+import { fieldProblems } from '../src/api/validation'
+import { ApiError } from '../src/errors'
+import { approveContent, rejectContent } from '../src/services/contentWrites'
+
+const rejectBody = z.strictObject({ reason: z.string().trim().max(500).optional() })
+
+function errorResponse(err: unknown): Response {
+  if (err instanceof ApiError) {
+    return Response.json({ success: false, error: { code: err.code, message: err.message, details: err.details } }, { status: err.status })
+  }
+  throw err
+}
+
+async function handle(req: PayloadRequest): Promise<Response> {
+  try {
+    const permissions = permissionsOf(req)
+    if (!req.user) throw new ApiError(401, 'auth.missing_token', 'Sign in first.')
+    if (!permissions.includes('content.approve')) throw new ApiError(403, 'auth.forbidden', 'You may not moderate content.')
+    const { id, action } = req.routeParams as { id: string; action: string }
+    if (action !== 'approve' && action !== 'reject') throw new ApiError(404, 'route.not_found', 'Unknown action.')
+    const found = await req.payload.find({ collection: 'content', where: { id: { equals: id } }, limit: 1, depth: 0, overrideAccess: true })
+    const doc = found.docs[0] as unknown as { slug: string } | undefined
+    if (!doc) throw new ApiError(404, 'content.not_found', 'No content has this id.')
+    const actor = { id: String(req.user.id), permissions }
+    if (action === 'approve') return Response.json({ success: true, data: await approveContent(req.payload, doc.slug, actor) })
+    const input = req.json ? await req.json().catch(() => ({})) : {}
+    const parsed = rejectBody.safeParse(input)
+    if (!parsed.success) {
+      throw new ApiError(400, 'validation.failed', 'The request is not valid.', fieldProblems(parsed.error, input))
+    }
+    return Response.json({ success: true, data: await rejectContent(req.payload, doc.slug, parsed.data.reason || null, actor) })
+  } catch (err) {
+    return errorResponse(err)
+  }
+}
+
+export const contentModerationEndpoints: Endpoint[] = [{ method: 'post', path: '/moderation/:id/:action', handler: handle }]

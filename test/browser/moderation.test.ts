@@ -1,0 +1,69 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { launchBrowser, screenshot, signIn } from './support/browser'
+import { ADMIN, type RunningServer, startServer } from './support/server'
+
+async function api(server: RunningServer, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as any }
+}
+
+describe('moderation queue in the admin console (Chromium)', () => {
+  let server: RunningServer
+  let browser: Browser
+  let adminToken: string
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+    adminToken = (await api(server, 'POST', '/auth/login', ADMIN)).body.data.accessToken
+    const mod = await api(server, 'POST', '/users', { email: 'queue-mod@example.com', username: 'queuemod', password: 'moderator-pass-1', roles: ['moderator'] }, adminToken)
+    expect(mod.status).toBe(201)
+    for (const title of ['Approve me in the browser', 'Reject me in the browser']) {
+      const res = await api(server, 'POST', '/content/submit', { title, url: 'https://example.com/browser' }, adminToken)
+      expect(res.status).toBe(201)
+    }
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('lets a moderator approve one item and reject another with a reason', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await signIn(page, server.baseUrl, 'queue-mod@example.com', 'moderator-pass-1')
+    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
+    await page.locator('#nav-moderation').first().click({ timeout: 20_000 }).catch(async () => {
+      await page.goto(`${server.baseUrl}/admin/moderation`)
+    })
+    await page.waitForURL(/\/admin\/moderation/)
+    const approveRow = page.locator('tr[data-slug="approve-me-in-the-browser"]')
+    const rejectRow = page.locator('tr[data-slug="reject-me-in-the-browser"]')
+    await expect.poll(() => approveRow.count(), { timeout: 20_000 }).toBe(1)
+    expect(await rejectRow.count()).toBe(1)
+    await screenshot(page, 'moderation-queue')
+
+    await approveRow.getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => approveRow.count(), { timeout: 15_000 }).toBe(0)
+
+    await rejectRow.getByRole('button', { name: 'Reject' }).click()
+    await rejectRow.locator('input[name="rejection-reason"]').fill('Duplicate of an existing item')
+    await rejectRow.getByRole('button', { name: 'Confirm reject' }).click()
+    await expect.poll(() => rejectRow.count(), { timeout: 15_000 }).toBe(0)
+    await screenshot(page, 'moderation-queue-after')
+    await page.close()
+
+    const publicList = await api(server, 'GET', '/content?q=browser')
+    const slugs = publicList.body.data.map((d: any) => d.slug)
+    expect(slugs).toContain('approve-me-in-the-browser')
+    expect(slugs).not.toContain('reject-me-in-the-browser')
+    const rejected = await api(server, 'GET', '/content?status=rejected', undefined, adminToken)
+    const item = rejected.body.data.find((d: any) => d.slug === 'reject-me-in-the-browser')
+    expect(item).toMatchObject({ status: 'rejected', rejectionReason: 'Duplicate of an existing item' })
+  })
+})
