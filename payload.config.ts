@@ -38,11 +38,15 @@ export default buildConfig({
     // The default gravatar would call out to the internet.
     avatar: 'default',
     components: {
-      afterNavLinks: ['/app/(payload)/admin/_components/ModerationNavLink#ModerationNavLink'],
+      afterNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
       views: {
         moderation: {
           Component: '/app/(payload)/admin/_components/ModerationQueueView#ModerationQueueView',
           path: '/moderation',
+        },
+        taxonomy: {
+          Component: '/app/(payload)/admin/_components/TaxonomyTreeView#TaxonomyTreeView',
+          path: '/taxonomy',
         },
       },
     },

@@ -2,6 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
 import { invalidateBranding } from '../src/services/branding'
+import { COLOR_PICKER } from './taxonomyFields'
 
 /**
  * Branding edited in the admin panel. Empty fields fall back to their environment variables
@@ -13,6 +14,7 @@ export const Branding: GlobalConfig = {
   access: { read: consoleRead, update: allowIf('catalog.manage') },
   hooks: { afterChange: [() => invalidateBranding()] },
   fields: [
+    { name: 'preview', type: 'ui', admin: { components: { Field: '/app/(payload)/admin/_components/BrandingPreview#BrandingPreview' } } },
     { name: 'name', type: 'text', admin: { description: 'Empty: APP_NAME' } },
     { name: 'tagline', type: 'text', admin: { description: 'Empty: APP_TAGLINE' } },
     { name: 'description', type: 'textarea', admin: { description: 'Empty: APP_DESCRIPTION' } },
@@ -35,7 +37,7 @@ export const Branding: GlobalConfig = {
       type: 'text',
       validate: (value: unknown) =>
         value == null || value === '' || /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(String(value)) || 'Use a hex colour like #3b82f6',
-      admin: { description: 'Empty: APP_PRIMARY_COLOR' },
+      admin: { description: 'Empty: APP_PRIMARY_COLOR', components: { Field: COLOR_PICKER } },
     },
     { name: 'publicUrl', type: 'text', admin: { description: 'Empty: APP_PUBLIC_URL' } },
     {

@@ -74,6 +74,11 @@ export const Content: CollectionConfig = {
     { name: 'channel', type: 'relationship', relationTo: 'channels', validate: validateChannel },
     { name: 'platform', type: 'relationship', relationTo: 'platforms' },
     {
+      name: 'moderationActions',
+      type: 'ui',
+      admin: { position: 'sidebar', components: { Field: '/app/(payload)/admin/_components/ContentModerationActions#ContentModerationActions' } },
+    },
+    {
       name: 'status',
       type: 'select',
       required: true,

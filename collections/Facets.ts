@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
+import { COLOR_PICKER } from './taxonomyFields'
 
 /** The starting facets; every tag belongs to one. */
 export const STARTING_FACETS = [
@@ -24,7 +25,7 @@ export const Facets: CollectionConfig = {
   fields: [
     { name: 'key', type: 'text', required: true, unique: true, index: true },
     { name: 'label', type: 'text', required: true },
-    { name: 'color', type: 'text', required: true, defaultValue: '#6b7280' },
+    { name: 'color', type: 'text', required: true, defaultValue: '#6b7280', admin: { components: { Field: COLOR_PICKER } } },
     { name: 'displayOrder', type: 'number', defaultValue: 0 },
   ],
   timestamps: true,

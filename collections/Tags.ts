@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
+import { tagConsoleEndpoints } from '../endpoints/adminTags'
 import { catalogChangedHook } from '../src/services/catalogHooks'
 import { labelField, slugField } from './taxonomyFields'
 
@@ -21,10 +22,16 @@ export const Tags: CollectionConfig = {
   },
   defaultSort: 'label',
   hooks: { afterChange: [catalogChangedHook] },
+  endpoints: tagConsoleEndpoints,
   fields: [
     slugField({ unique: true }),
     { ...labelField, index: true },
     { name: 'facet', type: 'relationship', relationTo: 'facets', required: true, index: true },
+    {
+      name: 'renameAction',
+      type: 'ui',
+      admin: { position: 'sidebar', components: { Field: '/app/(payload)/admin/_components/TagRenameAction#TagRenameAction' } },
+    },
   ],
   timestamps: true,
 }

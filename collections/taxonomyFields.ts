@@ -5,6 +5,9 @@ import { validateSlugField } from '../src/slug'
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 
+/** The console's colour picker (a custom field component). */
+export const COLOR_PICKER = '/app/(payload)/admin/_components/ColorField#ColorField'
+
 export function slugField({ unique }: { unique: boolean }): Field {
   return {
     name: 'slug',
@@ -25,6 +28,7 @@ export function colorField(name: string, defaultValue = '#6b7280'): Field {
     required: true,
     defaultValue,
     validate: (value: unknown) => (typeof value === 'string' && HEX.test(value) ? true : 'Use a hex colour such as #3b82f6.'),
+    admin: { components: { Field: COLOR_PICKER } },
   }
 }
 

@@ -1,10 +1,20 @@
-import { ModerationNavLink as ModerationNavLink_6c66069e53ba74b7967d77f832f092ef } from '../../../app/(payload)/admin/_components/ModerationNavLink'
+import { ColorField as ColorField_0a32c7ae90559e357255dd4df68a631b } from '../../../app/(payload)/admin/_components/ColorField'
+import { TagRenameAction as TagRenameAction_84468280df0ae27df066c23bcd1efb5a } from '../../../app/(payload)/admin/_components/TagRenameAction'
+import { ContentModerationActions as ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79 } from '../../../app/(payload)/admin/_components/ContentModerationActions'
+import { BrandingPreview as BrandingPreview_86d8a3ee674c4be766b6a1f3c0d6f946 } from '../../../app/(payload)/admin/_components/BrandingPreview'
+import { ConsoleNavLinks as ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e } from '../../../app/(payload)/admin/_components/ConsoleNavLinks'
 import { ModerationQueueView as ModerationQueueView_78f428617dd16578b59a6c69b66f2df4 } from '../../../app/(payload)/admin/_components/ModerationQueueView'
+import { TaxonomyTreeView as TaxonomyTreeView_843bdbee9c92e7acaecfb1815e8e0917 } from '../../../app/(payload)/admin/_components/TaxonomyTreeView'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
 /** @type import('payload').ImportMap */
 export const importMap = {
-  "/app/(payload)/admin/_components/ModerationNavLink#ModerationNavLink": ModerationNavLink_6c66069e53ba74b7967d77f832f092ef,
+  "/app/(payload)/admin/_components/ColorField#ColorField": ColorField_0a32c7ae90559e357255dd4df68a631b,
+  "/app/(payload)/admin/_components/TagRenameAction#TagRenameAction": TagRenameAction_84468280df0ae27df066c23bcd1efb5a,
+  "/app/(payload)/admin/_components/ContentModerationActions#ContentModerationActions": ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79,
+  "/app/(payload)/admin/_components/BrandingPreview#BrandingPreview": BrandingPreview_86d8a3ee674c4be766b6a1f3c0d6f946,
+  "/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks": ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e,
   "/app/(payload)/admin/_components/ModerationQueueView#ModerationQueueView": ModerationQueueView_78f428617dd16578b59a6c69b66f2df4,
+  "/app/(payload)/admin/_components/TaxonomyTreeView#TaxonomyTreeView": TaxonomyTreeView_843bdbee9c92e7acaecfb1815e8e0917,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }

@@ -1,0 +1,83 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { launchBrowser, screenshot, signIn } from './support/browser'
+import { ADMIN, type RunningServer, startServer } from './support/server'
+
+async function api(server: RunningServer, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as any }
+}
+
+describe('editors in the admin console (Chromium)', () => {
+  let server: RunningServer
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+    const admin = (await api(server, 'POST', '/auth/login', ADMIN)).body.data.accessToken
+    expect((await api(server, 'POST', '/roles', { name: 'editor', permissions: ['tag.manage', 'catalog.manage'] }, admin)).status).toBe(201)
+    expect((await api(server, 'POST', '/users', { email: 'editor@example.com', username: 'editor', password: 'editor-password-1', roles: ['editor'] }, admin)).status).toBe(201)
+    await api(server, 'POST', '/catalog/surfaces', { slug: 'learn', label: 'Learn', routePrefix: '/learn', browseMode: 'grid', accentColor: '#2563eb' }, admin)
+    await api(server, 'POST', '/catalog/surfaces/learn/groups', { slug: 'web', label: 'Web development', color: '#16a34a' }, admin)
+    await api(server, 'POST', '/catalog/surfaces/learn/groups/web/channels', { slug: 'css', label: 'CSS' }, admin)
+    expect((await api(server, 'POST', '/tags', { label: 'Old Name', facet: 'topic' }, admin)).status).toBe(201)
+    const item = await api(server, 'POST', '/content/submit', { title: 'Tagged item', url: 'https://example.com/t', tagSlugs: ['old-name'], group: 'web' }, admin)
+    expect(item.status).toBe(201)
+    expect((await api(server, 'POST', '/content/tagged-item/approve', undefined, admin)).status).toBe(200)
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await signIn(page, server.baseUrl, 'editor@example.com', 'editor-password-1')
+    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('renames a tag from its edit view; content and the audit record follow', async () => {
+    const found = await (await page.request.get(`${server.baseUrl}/api/tags?where[slug][equals]=old-name`)).json()
+    const id = found.docs[0].id
+    await page.goto(`${server.baseUrl}/admin/collections/tags/${id}`)
+    await expect.poll(() => page.locator('.tag-rename__impact').innerText(), { timeout: 20_000 }).toContain('update 1 content item')
+    await page.locator('input[name="tag-new-slug"]').fill('new-name')
+    await page.locator('.tag-rename').getByRole('button', { name: 'Rename' }).click()
+    await expect.poll(async () => (await api(server, 'GET', '/tags/new-name')).status, { timeout: 15_000 }).toBe(200)
+    expect((await api(server, 'GET', '/tags/old-name')).status).toBe(404)
+    expect((await api(server, 'GET', '/content/tagged-item')).body.data.tagSlugs).toEqual(['new-name'])
+    const audit = await (await page.request.get(`${server.baseUrl}/api/tag-renames?depth=0`)).json()
+    expect(audit.docs).toHaveLength(1)
+    expect(audit.docs[0]).toMatchObject({ oldSlug: 'old-name', newSlug: 'new-name', contentCount: 1 })
+  })
+
+  it('shows the taxonomy tree in display order', async () => {
+    await page.goto(`${server.baseUrl}/admin/taxonomy`)
+    const tree = page.locator('.taxonomy-tree')
+    await expect.poll(() => tree.innerText(), { timeout: 20_000 }).toContain('Web development')
+    expect(await tree.innerText()).toContain('CSS')
+    await screenshot(page, 'taxonomy-tree')
+  })
+
+  it('changes the primary colour with the picker field; /meta changes its ETag', async () => {
+    const before = await api(server, 'GET', '/meta')
+    const etag = before.headers.get('etag')!
+    await page.goto(`${server.baseUrl}/admin/globals/branding`)
+    const input = page.locator('#field-primaryColor')
+    await input.waitFor({ timeout: 20_000 })
+    await input.fill('#ff5500')
+    await expect.poll(() => page.locator('.branding-preview').getAttribute('class'), { timeout: 5_000 }).toBeTruthy()
+    await screenshot(page, 'branding-editor')
+    await page.locator('#action-save').click()
+    await expect
+      .poll(async () => (await api(server, 'GET', '/meta')).body.data.primaryColor, { timeout: 15_000 })
+      .toBe('#ff5500')
+    const after = await fetch(`${server.baseUrl}/api/v1/meta`, { headers: { 'If-None-Match': etag } })
+    expect(after.status).toBe(200)
+    expect(after.headers.get('etag')).not.toBe(etag)
+  })
+})
