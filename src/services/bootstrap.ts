@@ -47,9 +47,23 @@ async function ensureAdmin(payload: Payload, adminRoleId: string): Promise<void>
   if (!admin) return
   const holders = await payload.count({ collection: 'users', where: { roles: { in: [adminRoleId] } }, overrideAccess: true })
   if (holders.totalDocs > 0) return
-  const byEmail = await payload.find({ collection: 'users', where: { email: { equals: admin.email } }, limit: 1, overrideAccess: true })
-  if (byEmail.docs[0]) {
-    await payload.update({ collection: 'users', id: byEmail.docs[0].id, data: { roles: [adminRoleId], isActive: true }, overrideAccess: true })
+  const byEmail = await payload.find({
+    collection: 'users',
+    where: { email: { equals: admin.email } },
+    limit: 1,
+    overrideAccess: true,
+    showHiddenFields: true,
+  })
+  const existing = byEmail.docs[0] as { id: string; passwordHash?: string | null } | undefined
+  // `password` is turned into the argon2id passwordHash by the users hooks (src/auth/userHooks.ts);
+  // Payload's pbkdf2 columns stay empty. An existing account without one gets the configured password.
+  if (existing) {
+    await payload.update({
+      collection: 'users',
+      id: existing.id,
+      data: { roles: [adminRoleId], isActive: true, ...(existing.passwordHash ? {} : { password: admin.password }) } as never,
+      overrideAccess: true,
+    })
   } else {
     await payload.create({
       collection: 'users',

@@ -130,7 +130,8 @@ describe('admin panel sign-in on the argon2id password store', () => {
     const member = await createUser(app, ['member'])
     const apiSession = await login(app, member.email, member.password)
     const cookie = await forgedPanelSession(app, member.id)
-    for (const headers of [{}, { cookie }, { authorization: `Bearer ${apiSession.accessToken}` }]) {
+    const probes: Record<string, string>[] = [{}, { cookie }, { authorization: `Bearer ${apiSession.accessToken}` }]
+    for (const headers of probes) {
       const users = await app.request('GET', '/users', { headers })
       expect(users.status).toBe(403)
       const one = await app.request('GET', `/users/${member.id}`, { headers })

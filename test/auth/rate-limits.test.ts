@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
-// Small windows for this file: 2 requests per 2 seconds on every limit.
-for (const name of ['REGISTER', 'LOGIN', 'REFRESH', 'PASSWORD_CHANGE', 'SUBMIT']) process.env[`RATE_LIMIT_${name}`] = '2/2'
+// Small limits for this file: 2 requests per window; login's window is short enough to wait out.
+process.env.RATE_LIMIT_LOGIN = '2/4'
+for (const name of ['REGISTER', 'REFRESH', 'PASSWORD_CHANGE', 'SUBMIT']) process.env[`RATE_LIMIT_${name}`] = '2/60'
 
 import type { ApiContext } from '../../src/api/route'
 import { hitRateLimit } from '../../src/db/engine'
@@ -24,7 +25,7 @@ async function counterRows(app: Awaited<ReturnType<typeof testApp>>, key: string
   return res.rows
 }
 
-describe('rate limits (RATE_LIMIT_*=2/2)', () => {
+describe('rate limits (RATE_LIMIT_LOGIN=2/4, others 2/60)', () => {
   it('login: the third request from one IP is 429 ratelimit.exceeded with Retry-After, then resets', async () => {
     const app = await testApp()
     const body = { email: ADMIN.email, password: 'wrong-password-000' }
@@ -37,14 +38,14 @@ describe('rate limits (RATE_LIMIT_*=2/2)', () => {
     const retryAfter = Number(third.headers.get('retry-after'))
     expect(Number.isInteger(retryAfter)).toBe(true)
     expect(retryAfter).toBeGreaterThanOrEqual(1)
-    expect(retryAfter).toBeLessThanOrEqual(2)
+    expect(retryAfter).toBeLessThanOrEqual(4)
     // Another address is unaffected.
     expect((await app.request('POST', '/v1/auth/login', { body: ADMIN, headers: ip(2) })).status).toBe(200)
     // A warn-level line per throttled request.
     const warned = app.logs.filter((l) => l.msg === 'ratelimit.exceeded')
     expect(warned).toHaveLength(1)
-    expect(warned[0].level).toBe('warn')
-    expect(warned[0].limit).toBe('login')
+    expect(warned[0]!.level).toBe('warn')
+    expect(warned[0]!.limit).toBe('login')
     // The window ends: the same address may try again.
     await sleep(retryAfter * 1000 + 100)
     expect((await app.request('POST', '/v1/auth/login', { body: ADMIN, headers: ip(1) })).status).toBe(200)
@@ -58,7 +59,7 @@ describe('rate limits (RATE_LIMIT_*=2/2)', () => {
     expect(rows).toHaveLength(1)
     expect(Number(rows[0].points)).toBe(1)
     // Another process is simulated by writing to the same counter directly, as its limiter would.
-    const hit = await hitRateLimit(app.payload, 'login:192.0.2.10', 2, 2)
+    const hit = await hitRateLimit(app.payload, 'login:192.0.2.10', 2, 4)
     expect(hit).toMatchObject({ allowed: true, consumed: 2 })
     const res = await app.request('POST', '/v1/auth/login', { body: ADMIN, headers: ip(10) })
     expect(res.status).toBe(429)
@@ -76,7 +77,7 @@ describe('rate limits (RATE_LIMIT_*=2/2)', () => {
     expect((await reg(2)).status).toBe(201)
     const third = await reg(3)
     expect(third.status).toBe(429)
-    expect(third.headers.get('retry-after')).toMatch(/^[12]$/)
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(55)
     expect((await app.payload.count({ collection: 'users', where: { username: { equals: 'reg3' } }, overrideAccess: true })).totalDocs).toBe(0)
 
     const bogus = { refreshToken: 'B'.repeat(43) }
@@ -89,7 +90,6 @@ describe('rate limits (RATE_LIMIT_*=2/2)', () => {
 
   it('password change is limited per user, whatever the address', async () => {
     const app = await testApp()
-    await sleep(2100) // let earlier windows of this file end
     const user = await createUser(app)
     const session = await login(app, user.email, user.password)
     const attempt = (n: number) =>
@@ -102,7 +102,7 @@ describe('rate limits (RATE_LIMIT_*=2/2)', () => {
     expect((await attempt(2)).status).toBe(400)
     const third = await attempt(3)
     expect(third.status).toBe(429)
-    expect(third.headers.get('retry-after')).toMatch(/^[12]$/)
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(55)
     expect(await counterRows(app, `passwordChange:${user.id}`)).toHaveLength(1)
   })
 
@@ -116,7 +116,7 @@ describe('rate limits (RATE_LIMIT_*=2/2)', () => {
     await expect(gate(ctx('aaaaaaaaaaaaaaaaaaaaaaaa'))).rejects.toMatchObject({
       status: 429,
       code: 'ratelimit.exceeded',
-      headers: { 'Retry-After': expect.stringMatching(/^[12]$/) },
+      headers: { 'Retry-After': expect.stringMatching(/^[1-6][0-9]?$/) },
     })
     // Another user has their own counter.
     await expect(gate(ctx('bbbbbbbbbbbbbbbbbbbbbbbb'))).resolves.toBeUndefined()

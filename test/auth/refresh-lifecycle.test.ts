@@ -48,9 +48,9 @@ describe('refresh-token lifecycle (spec table)', () => {
     expect((await refresh(app, deviceB.refreshToken)).status).toBe(401)
     const events = app.logs.filter((l) => l.msg === 'auth.refresh.reused')
     expect(events.length).toBeGreaterThanOrEqual(1)
-    expect(events[0].level).toBe('error')
-    expect(events[0].userId).toBe(user.id)
-    expect(events[0].requestId).toMatch(/^req_/)
+    expect(events[0]!.level).toBe('error')
+    expect(events[0]!.userId).toBe(user.id)
+    expect(events[0]!.requestId).toMatch(/^req_/)
     expectNoSecrets(app.rawLogs, [deviceA.refreshToken, deviceB.refreshToken, user.password])
   })
 
