@@ -5,7 +5,8 @@ declare module 'autocannon' {
     '2xx'?: number
     '3xx'?: number
     errors: number
+    timeouts: number
   }
-  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string> }): Promise<Result>
+  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; timeout?: number }): Promise<Result>
   export default autocannon
 }

@@ -93,8 +93,9 @@ type Row = { name: string; rps: number; p50: number; p99: number; rssMb: number;
 
 async function measure(name: string, url: string, headers: Record<string, string>, rssPid: number | undefined, expect304 = false): Promise<Row> {
   // Warm-up so JIT and caches settle before the measured window.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers })
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers })
+  // A generous timeout: the stock REST row queues 32 requests of a few hundred ms each.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers, timeout: 30 })
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, timeout: 30 })
   const ok = expect304 ? r['3xx'] ?? 0 : r['2xx'] ?? 0
   const row = {
     name,
@@ -102,11 +103,13 @@ async function measure(name: string, url: string, headers: Record<string, string
     p50: r.latency.p50,
     p99: r.latency.p99,
     rssMb: rssPid ? treeRssMb(rssPid) : 0,
-    non2xx: r.requests.total - ok,
+    non2xx: r.requests.total - ok + (r.errors ?? 0) + (r.timeouts ?? 0),
   }
   log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, unexpected ${row.non2xx}`)
   return row
 }
+
+const loadAtStart = os.loadavg()[0]!.toFixed(1)
 
 async function main() {
   const startedAt = Date.now()
@@ -180,7 +183,7 @@ async function main() {
     `- GET /content vs Payload REST find: **${(ours.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
     `- GET /content vs bare node:http ceiling: **${((ours.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
   ].join('\n')
-  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · LOG_LEVEL=${env.LOG_LEVEL} · seed ${seedSeconds}s · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
+  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · LOG_LEVEL=${env.LOG_LEVEL} · seed ${seedSeconds}s · load average at start ${loadAtStart} (other work on the machine skews every row alike) · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
   process.stdout.write(`${md}\n`)
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
   writeFileSync(path.join(root, 'bench', 'results', 'latest.md'), md)
