@@ -108,3 +108,12 @@ describe('GET /catalog', () => {
     expect(await contentStoreFor(app.payload).taxonomyVersion()).toMatch(/^\d+:.+\|/)
   })
 })
+
+describe('readiness', () => {
+  it('/ready waits for the catalog priming, which start-up performs', async () => {
+    const { notReady } = await import('../../src/services/readiness')
+    expect(notReady()).not.toContain('catalog')
+    const res = await app.request('GET', '/v1/ready')
+    expect(res.status).toBe(200)
+  })
+})

@@ -72,7 +72,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
     if (q.text && q.text.terms.length > 0) f.$text = { $search: q.text.terms.join(' ') }
     for (const t of q.text?.shortTerms ?? []) and.push({ title: { $regex: escapeRegex(t), $options: 'i' } })
     if (q.statuses !== 'all') f.status = { $in: q.statuses }
-    if (!q.includeInactive) f.isActive = { $ne: false }
+    if (!q.includeInactive) f.isActive = true
     if (q.approvedSince) f.approvedAt = { $gte: new Date(q.approvedSince) }
     if (q.groupIds) f.group = { $in: oids(q.groupIds) }
     if (q.channelIds) f.channel = { $in: oids(q.channelIds) }
@@ -145,7 +145,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
       if (channel) or.push({ channel })
       const docs = await coll('content')
         .aggregate([
-          { $match: { status: 'approved', isActive: { $ne: false }, _id: { $ne: oid(item.id) }, $or: or } },
+          { $match: { status: 'approved', isActive: true, _id: { $ne: oid(item.id) }, $or: or } },
           {
             $addFields: {
               score: {
@@ -192,7 +192,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
       if (slugs.length === 0) return out
       const rows = await coll('content')
         .aggregate([
-          { $match: { tagSlugs: { $in: slugs }, status: 'approved', isActive: { $ne: false } } },
+          { $match: { tagSlugs: { $in: slugs }, status: 'approved', isActive: true } },
           { $unwind: '$tagSlugs' },
           { $match: { tagSlugs: { $in: slugs } } },
           { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
