@@ -1,11 +1,9 @@
 /**
- * Exact totals for list filters, reused while the content data version is unchanged.
- * Counting 100k index entries per request would dominate the list's cost; the version
- * (read per request, O(1)) makes a cached total safe across processes.
+ * Results reused while the content data version is unchanged: exact list totals (counting
+ * 100k index entries per request would dominate a list's cost) and the ranked row order of
+ * text searches (scoring every match per page would too). The version is read per request
+ * in O(1), so a cached value is never served after a write, in any process.
  */
-const MAX_ENTRIES = 500
-const cache = new Map<string, number>()
-let cachedVersion = ''
 let localGeneration = 0
 
 /** Same-process writes bump this so even a same-millisecond write is seen. */
@@ -13,18 +11,36 @@ export function invalidateCounts(): void {
   localGeneration += 1
 }
 
-export async function cachedCount(version: string, key: string, count: () => Promise<number>): Promise<number> {
-  const fullVersion = `${version}#${localGeneration}`
-  if (fullVersion !== cachedVersion) {
-    cache.clear()
-    cachedVersion = fullVersion
+export class VersionedCache<T> {
+  private readonly entries = new Map<string, T>()
+  private version = ''
+
+  constructor(private readonly maxEntries: number) {}
+
+  async get(version: string, key: string, compute: () => Promise<T> | T): Promise<T> {
+    const full = `${version}#${localGeneration}`
+    if (full !== this.version) {
+      this.entries.clear()
+      this.version = full
+    }
+    const hit = this.entries.get(key)
+    if (hit !== undefined) {
+      // Refresh recency (Map keeps insertion order: the first key is the least recent).
+      this.entries.delete(key)
+      this.entries.set(key, hit)
+      return hit
+    }
+    const value = await compute()
+    if (this.version === full) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
+      this.entries.set(key, value)
+    }
+    return value
   }
-  const hit = cache.get(key)
-  if (hit !== undefined) return hit
-  const total = await count()
-  if (cachedVersion === fullVersion) {
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!)
-    cache.set(key, total)
-  }
-  return total
+}
+
+const counts = new VersionedCache<number>(500)
+
+export function cachedCount(version: string, key: string, count: () => Promise<number>): Promise<number> {
+  return counts.get(version, key, count)
 }

@@ -187,6 +187,21 @@ describe('GET /content text search', () => {
     expect(none.body).toMatchObject({ data: [], pagination: { total: 0 } })
   })
 
+  it('pages of a search concatenate to the whole ranked list, and a new match shows at once', async () => {
+    const whole = slugs((await get('?q=typescript')).body)
+    const pages = [...slugs((await get('?q=typescript&limit=2')).body), ...slugs((await get('?q=typescript&limit=2&offset=2')).body)]
+    expect(pages).toEqual(whole)
+    await content(app.payload, { slug: 's-ts-late', title: 'Late typescript notes', approvedAt: T0 })
+    const after = await get('?q=typescript')
+    expect(slugs(after.body)).toContain('s-ts-late')
+    expect(after.body.pagination.total).toBe(whole.length + 1)
+    await app.payload.update({ collection: 'content', where: { slug: { equals: 's-ts-late' } }, data: { title: 'Late notes' }, overrideAccess: true })
+    expect(slugs((await get('?q=typescript')).body)).toEqual(whole)
+    // test clean-up only: the API never hard-deletes
+    await app.payload.delete({ collection: 'content', where: { slug: { equals: 's-ts-late' } }, overrideAccess: true })
+    expect((await get('?q=typescript')).body.pagination.total).toBe(whole.length)
+  })
+
   it('an empty result is 200 with data [] and total 0', async () => {
     const res = await get('?q=nonexistentword')
     expect(res.status).toBe(200)

@@ -3,7 +3,7 @@
  * prepared statements. Lists use raw_* indexes, the tag side table and FTS5 (contentSchema).
  */
 import { hexIdFactory } from '../ids'
-import { cachedCount } from '../countCache'
+import { cachedCount, VersionedCache } from '../countCache'
 import type {
   ContentListQuery,
   ContentRecord,
@@ -100,6 +100,10 @@ function buildFilter(q: ContentListQuery): Built {
   return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', args, ranked }
 }
 
+/** Ranked searches keep at most this many rowids; deeper pages (past maxOffset) query directly. */
+const RANKED_CAP = 20_000
+const rankedOrders = new VersionedCache<number[]>(100)
+
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',
   oldest: 'c.approved_at ASC, c.id ASC',
@@ -142,14 +146,24 @@ export function sqliteContentStore(file: string): ContentStore {
       // deep offset skips index entries instead of whole rows.
       let rows: ContentRecord[] = []
       if (q.limit > 0) {
-        const page = all(`SELECT c.rowid FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [
-          ...b.args,
-          q.limit,
-          q.offset,
-        ])
+        const orderSql = `SELECT c.rowid FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]}`
+        let page: unknown[]
+        if (q.text) {
+          // A search scores (or pattern-matches) every candidate whatever the page: do it
+          // once per data version and serve every page of it from the ranked order.
+          const order = await rankedOrders.get(contentVersion(), `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
+            all(`${orderSql} LIMIT ${RANKED_CAP}`, b.args).map((r) => r[0] as number),
+          )
+          page =
+            order.length < RANKED_CAP || q.offset + q.limit <= order.length
+              ? order.slice(q.offset, q.offset + q.limit)
+              : all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0])
+        } else {
+          page = all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0])
+        }
         if (page.length > 0) {
           rows = all(`SELECT ${COLUMNS} FROM json_each(?) j JOIN content c ON c.rowid = j.value ORDER BY j.key`, [
-            JSON.stringify(page.map((r) => r[0])),
+            JSON.stringify(page),
           ]).map(toRecord)
         }
       }
@@ -254,7 +268,11 @@ export function sqliteContentStore(file: string): ContentStore {
           }
         }).immediate(rows.slice(i, i + CHUNK))
       }
-      if (rows.length >= 1000) db.exec('ANALYZE')
+      if (rows.length >= 1000) {
+        // Merge the text index's many small segments (one per trigger insert) and refresh stats.
+        db.exec("INSERT INTO raw_content_fts(raw_content_fts) VALUES ('optimize')")
+        db.exec('ANALYZE')
+      }
     },
 
     async insertTags(rows: NewTag[]) {
