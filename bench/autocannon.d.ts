@@ -7,6 +7,6 @@ declare module 'autocannon' {
     errors: number
     timeouts: number
   }
-  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; timeout?: number }): Promise<Result>
+  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; timeout?: number; requests?: { setupRequest?: (req: any) => any }[] }): Promise<Result>
   export default autocannon
 }

@@ -91,11 +91,20 @@ function start(cmd: string, args: string[], extraEnv: Record<string, string> = {
 
 type Row = { name: string; rps: number; p50: number; p99: number; rssMb: number; non2xx: number }
 
-async function measure(name: string, url: string, headers: Record<string, string>, rssPid: number | undefined, expect304 = false): Promise<Row> {
-  // Warm-up so JIT and caches settle before the measured window.
-  // A generous timeout: the stock REST row queues 32 requests of a few hundred ms each.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers, timeout: 30 })
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, timeout: 30 })
+async function measure(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  rssPid: number | undefined,
+  expect304 = false,
+  nextPath?: () => string,
+): Promise<Row> {
+  // nextPath: a fresh path per request (cold searches that no cache has seen).
+  const requests = nextPath ? [{ setupRequest: (req: { path: string }) => ({ ...req, path: nextPath() }) }] : undefined
+  // Warm-up so JIT and caches settle before the measured window. A generous timeout: the
+  // stock REST row queues 32 requests of a few hundred ms each.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers, timeout: 30, requests })
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, timeout: 30, requests })
   const ok = expect304 ? r['3xx'] ?? 0 : r['2xx'] ?? 0
   const row = {
     name,
@@ -159,6 +168,15 @@ async function main() {
   rows.push(await measure('GET /content (default)', `${api}/content`, {}, pid))
   rows.push(await measure('GET /content?tags&group', `${api}/content?tags=${tag}&group=${group}`, {}, pid))
   rows.push(await measure('GET /content?q=typescript', `${api}/content?q=typescript`, {}, pid))
+  const { GENERAL } = await import('../src/services/seed')
+  let n = 0
+  const coldQuery = () => {
+    n += 1
+    const a = GENERAL[(n * 7919) % GENERAL.length]!
+    const b = GENERAL[(n * 104_729 + Math.floor(n / GENERAL.length) * 31 + 13) % GENERAL.length]!
+    return `/api/v1/content?q=${a}%20${b}`
+  }
+  rows.push(await measure('GET /content?q=(new 2-word query each request, cold)', `${api}/content`, {}, pid, false, coldQuery))
   rows.push(await measure('GET /content?offset=9000', `${api}/content?offset=9000`, {}, pid))
   rows.push(await measure('GET /content/:slug', `${api}/content/${sample.slug}`, {}, pid))
   rows.push(await measure('GET /catalog', `${api}/catalog`, {}, pid))

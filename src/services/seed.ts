@@ -62,7 +62,8 @@ const DEMO_TAGS: Record<string, string[]> = {
 const SYLLABLES = ['ba', 'ko', 'ri', 'tu', 'se', 'mo', 'na', 'li', 'pe', 'du', 'ga', 'vi', 'ro', 'ze', 'fa']
 const pseudo = (n: number) => SYLLABLES[n % 15]! + SYLLABLES[Math.floor(n / 15) % 15]! + SYLLABLES[Math.floor(n / 225) % 15]!
 const TOPICAL: readonly string[] = [...WORDS, ...Array.from({ length: 150 }, (_, i) => pseudo(i * 7 + 3))]
-const GENERAL: readonly string[] = Array.from({ length: 1000 }, (_, i) => pseudo(1200 + i * 2))
+/** Exported for the benchmark's cold-search row. */
+export const GENERAL: readonly string[] = Array.from({ length: 1000 }, (_, i) => pseudo(1200 + i * 2))
 
 const words = (r: ReturnType<typeof rng>, topical: number, general: number) => {
   const out = [...Array.from({ length: topical }, () => r.pick(TOPICAL)), ...Array.from({ length: general }, () => r.pick(GENERAL))]
