@@ -8,6 +8,9 @@ type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknow
 const INDEXES = [
   'CREATE INDEX IF NOT EXISTS raw_content_list ON content(status, is_active, approved_at, id)',
   'CREATE INDEX IF NOT EXISTS raw_content_alpha ON content(status, is_active, title, id)',
+  // Payload's own reads (admin list sorted by -approvedAt, its REST where[status]).
+  'CREATE INDEX IF NOT EXISTS raw_content_approved_at ON content(approved_at)',
+  'CREATE INDEX IF NOT EXISTS raw_content_status_approved_at ON content(status, approved_at)',
   // Covering for a filter + the default sort: no row lookups while skipping an offset.
   'CREATE INDEX IF NOT EXISTS raw_content_by_group ON content(group_id, status, is_active, approved_at, id)',
   'CREATE INDEX IF NOT EXISTS raw_content_by_channel ON content(channel_id, status, is_active, approved_at, id)',

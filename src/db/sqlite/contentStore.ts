@@ -134,6 +134,14 @@ export function sqliteContentStore(file: string): ContentStore {
     .map((t) => `coalesce((SELECT max(rowid) FROM ${t}), 0) || ':' || coalesce((SELECT max(updated_at) FROM ${t}), '')`)
     .join(" || '|' || ")}`
 
+  /** The rows of a page, in the page's order. */
+  const fetchRows = (rowids: unknown[]): ContentRecord[] =>
+    rowids.length === 0
+      ? []
+      : all(`SELECT ${COLUMNS} FROM json_each(?) j JOIN content c ON c.rowid = j.value ORDER BY j.key`, [
+          JSON.stringify(rowids),
+        ]).map(toRecord)
+
   return {
     async prepare() {
       ensureContentSchema(connection(file) as never)
@@ -145,28 +153,26 @@ export function sqliteContentStore(file: string): ContentStore {
       // Two steps: the page's rowids from the (covering) index, then only those rows, so a
       // deep offset skips index entries instead of whole rows.
       let rows: ContentRecord[] = []
-      if (q.limit > 0) {
-        const orderSql = `SELECT c.rowid FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]}`
-        let page: unknown[]
-        if (q.text) {
-          // A search scores (or pattern-matches) every candidate whatever the page: do it
-          // once per data version and serve every page of it from the ranked order.
-          const order = await rankedOrders.get(contentVersion(), `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
-            all(`${orderSql} LIMIT ${RANKED_CAP}`, b.args).map((r) => r[0] as number),
-          )
-          page =
+      let knownTotal: number | undefined
+      const orderSql = `SELECT c.rowid FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]}`
+      if (q.text) {
+        // A search scores (or pattern-matches) every candidate whatever the page: do it once
+        // per data version and serve every page, and the total, from the ranked order.
+        const order = await rankedOrders.get(contentVersion(), `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
+          all(`${orderSql} LIMIT ${RANKED_CAP}`, b.args).map((r) => r[0] as number),
+        )
+        if (order.length < RANKED_CAP) knownTotal = order.length
+        if (q.limit > 0) {
+          const page =
             order.length < RANKED_CAP || q.offset + q.limit <= order.length
               ? order.slice(q.offset, q.offset + q.limit)
               : all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0])
-        } else {
-          page = all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0])
+          rows = fetchRows(page)
         }
-        if (page.length > 0) {
-          rows = all(`SELECT ${COLUMNS} FROM json_each(?) j JOIN content c ON c.rowid = j.value ORDER BY j.key`, [
-            JSON.stringify(page),
-          ]).map(toRecord)
-        }
+      } else if (q.limit > 0) {
+        rows = fetchRows(all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0]))
       }
+      if (knownTotal !== undefined) return { rows, total: knownTotal, estimated: false }
       // A short last page already tells the total.
       if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
         return { rows, total: q.offset + rows.length, estimated: false }
