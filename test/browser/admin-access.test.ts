@@ -1,17 +1,9 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { api } from './support/api'
 import { launchBrowser, screenshot, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
-
-async function api(server: RunningServer, method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: (await res.json()) as any }
-}
 
 describe('admin panel admission follows permissions (Chromium)', () => {
   let server: RunningServer

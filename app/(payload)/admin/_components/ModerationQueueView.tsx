@@ -4,10 +4,10 @@
  * user's permissions; the actions go to the content collection's moderation endpoint, which
  * calls the same service as the API.
  */
-import { DefaultTemplate } from '@payloadcms/next/templates'
-import { Gutter } from '@payloadcms/ui'
 import type { AdminViewServerProps } from 'payload'
 import React from 'react'
+
+import { ConsolePage } from './ConsolePage'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
 import { ModerationList, type QueueRow } from './ModerationList'
@@ -16,7 +16,7 @@ const label = (v: unknown, key: string): string | null =>
   v && typeof v === 'object' ? String((v as Record<string, unknown>)[key] ?? '') : null
 
 export async function ModerationQueueView({ initPageResult, params, searchParams }: AdminViewServerProps) {
-  const { req, permissions, visibleEntities, locale } = initPageResult
+  const { req } = initPageResult
   const held = permissionsOfUser(req.user as never)
   const canRead = held.includes('content.moderate')
   let rows: QueueRow[] = []
@@ -46,18 +46,7 @@ export async function ModerationQueueView({ initPageResult, params, searchParams
     })
   }
   return (
-    <DefaultTemplate
-      i18n={req.i18n}
-      locale={locale}
-      params={params}
-      payload={req.payload}
-      permissions={permissions}
-      searchParams={searchParams}
-      user={req.user || undefined}
-      visibleEntities={visibleEntities}
-    >
-      <Gutter>
-        <h1 style={{ marginTop: 24 }}>Moderation queue</h1>
+    <ConsolePage initPageResult={initPageResult} params={params} searchParams={searchParams} title="Moderation queue">
         {canRead ? (
           <>
             <p className="moderation-count">
@@ -69,7 +58,6 @@ export async function ModerationQueueView({ initPageResult, params, searchParams
         ) : (
           <p>You do not have permission to review submissions.</p>
         )}
-      </Gutter>
-    </DefaultTemplate>
+    </ConsolePage>
   )
 }

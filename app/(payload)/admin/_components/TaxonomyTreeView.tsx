@@ -2,10 +2,10 @@
  * The taxonomy as editors think of it: surfaces → groups → channels in display order, with
  * colours and active state, each linking to its edit view.
  */
-import { DefaultTemplate } from '@payloadcms/next/templates'
-import { Gutter } from '@payloadcms/ui'
 import type { AdminViewServerProps } from 'payload'
 import React from 'react'
+
+import { ConsolePage } from './ConsolePage'
 
 type Row = Record<string, any>
 
@@ -16,23 +16,12 @@ const inactive = (row: Row) => (row.isActive === false ? <em style={{ opacity: 0
 const parentId = (v: unknown) => (v && typeof v === 'object' ? String((v as Row).id) : String(v))
 
 export async function TaxonomyTreeView({ initPageResult, params, searchParams }: AdminViewServerProps) {
-  const { req, permissions, visibleEntities, locale } = initPageResult
+  const { req } = initPageResult
   const load = async (collection: 'surfaces' | 'groups' | 'channels') =>
     (await req.payload.find({ collection, sort: 'displayOrder', limit: 10000, depth: 0, overrideAccess: false, user: req.user })).docs as Row[]
   const [surfaces, groups, channels] = await Promise.all([load('surfaces'), load('groups'), load('channels')])
   return (
-    <DefaultTemplate
-      i18n={req.i18n}
-      locale={locale}
-      params={params}
-      payload={req.payload}
-      permissions={permissions}
-      searchParams={searchParams}
-      user={req.user || undefined}
-      visibleEntities={visibleEntities}
-    >
-      <Gutter>
-        <h1 style={{ marginTop: 24 }}>Taxonomy</h1>
+    <ConsolePage initPageResult={initPageResult} params={params} searchParams={searchParams} title="Taxonomy">
         <p>Surfaces, their groups and channels in display order. Select any node to edit it.</p>
         <ul className="taxonomy-tree" style={{ listStyle: 'none', paddingLeft: 0 }}>
           {surfaces.map((s) => (
@@ -67,7 +56,6 @@ export async function TaxonomyTreeView({ initPageResult, params, searchParams }:
             </li>
           ))}
         </ul>
-      </Gutter>
-    </DefaultTemplate>
+    </ConsolePage>
   )
 }
