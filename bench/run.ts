@@ -9,7 +9,7 @@
  */
 import autocannon from 'autocannon'
 import { execSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -118,11 +118,26 @@ async function measure(
   return row
 }
 
+/** No build, or a source file newer than it (the admin panel and Payload's REST run from it). */
+function buildIsStale(): boolean {
+  const buildId = path.join(root, '.next', 'BUILD_ID')
+  if (!existsSync(buildId)) return true
+  const built = statSync(buildId).mtimeMs
+  const newer = (p: string): boolean => {
+    const st = statSync(p)
+    if (st.isDirectory()) return readdirSync(p).some((e) => newer(path.join(p, e)))
+    return /\.(ts|tsx|mjs|js|json)$/.test(p) && st.mtimeMs > built
+  }
+  return ['app', 'collections', 'endpoints', 'access', 'src', 'payload.config.ts', 'package.json']
+    .map((p) => path.join(root, p))
+    .some((p) => existsSync(p) && newer(p))
+}
+
 const loadAtStart = os.loadavg()[0]!.toFixed(1)
 
 async function main() {
   const startedAt = Date.now()
-  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  if (buildIsStale()) {
     log('building (npm run build)…')
     execSync('npm run build', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
   }
