@@ -86,9 +86,13 @@ export function ensureContentSchema(db: Db): void {
       )
     }
     db.exec('COMMIT')
+    // Planner statistics: gathered once (or after a rebuild); later starts let SQLite decide.
+    const hasStats =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined &&
+      db.prepare("SELECT 1 FROM sqlite_stat1 WHERE tbl = 'content' LIMIT 1").get() !== undefined
+    db.exec(rebuild || !hasStats ? 'ANALYZE' : 'PRAGMA optimize')
   } catch (err) {
-    db.exec('ROLLBACK')
+    if ((db as { inTransaction?: boolean }).inTransaction) db.exec('ROLLBACK')
     throw err
   }
-  db.exec('ANALYZE')
 }
