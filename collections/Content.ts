@@ -92,6 +92,8 @@ export const Content: CollectionConfig = {
     { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
     { name: 'rejectionReason', type: 'textarea', maxLength: 500 },
     { name: 'thumbnail', type: 'upload', relationTo: 'media' },
+    // Denormalized from the upload so list reads need no join (written with `thumbnail`).
+    { name: 'thumbnailUrl', type: 'text', admin: { readOnly: true, position: 'sidebar' } },
   ],
   timestamps: true,
 }

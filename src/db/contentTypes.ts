@@ -17,6 +17,8 @@ export type ContentRecord = {
   submittedBy: string | null
   approvedAt: string | null
   rejectionReason: string | null
+  /** Set by the approval follow-up once the thumbnail upload exists. */
+  thumbnailUrl: string | null
   createdAt: string
   updatedAt: string
 }

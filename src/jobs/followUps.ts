@@ -46,7 +46,7 @@ export const contentThumbnailTask: TaskConfig<any> = {
     await req.payload.update({
       collection: 'content',
       id: content.id,
-      data: { thumbnail: media.id },
+      data: { thumbnail: media.id, thumbnailUrl: (media as { url?: string | null }).url ?? null },
       overrideAccess: true,
       context: { followUp: true },
     })

@@ -8,7 +8,9 @@ import type { Payload } from 'payload'
 import { hasPermissions, type AuthUser } from '../../access/guards'
 import type { Pagination } from '../api/route'
 import { contentStoreFor, type ContentFilter, type ContentRecord } from '../db/engine'
+import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'
+import { absoluteUrl } from './branding'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import { PERIODS, type ListParams } from './contentQuery'
 
@@ -29,7 +31,7 @@ export type ContentDto = {
   rejectionReason: string | null
   createdAt: string
   updatedAt: string
-  /** Thumbnails arrive with the moderation work; always null for now. */
+  /** The rendered thumbnail (absolute against APP_PUBLIC_URL when set), null until it exists. */
   thumbnailUrl: string | null
 }
 
@@ -53,7 +55,7 @@ export function toContentDto(r: ContentRecord, t: Taxonomy): ContentDto {
     rejectionReason: r.rejectionReason,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
-    thumbnailUrl: null,
+    thumbnailUrl: r.thumbnailUrl ? absoluteUrl(r.thumbnailUrl, getConfig().branding.publicUrl) : null,
   }
 }
 

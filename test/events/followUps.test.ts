@@ -40,6 +40,9 @@ describe('approval follow-ups', () => {
     })
     expect(withThumb.thumbnail.mimeType).toBe('image/png')
     expect(withThumb.thumbnail.url).toMatch(/thumb-follow-up-item.*\.png$/)
+    // The ContentDto carries it.
+    const dto = await app.request('GET', '/v1/content/follow-up-item')
+    expect(dto.body.data.thumbnailUrl).toBe(withThumb.thumbnail.url)
     const notes = await until(async () => {
       const found = await app.payload.find({ collection: 'notifications', where: { content: { equals: content.id } }, overrideAccess: true })
       return found.totalDocs > 0 ? found : null

@@ -21,7 +21,7 @@ type NativeCollection = {
 
 const PROJECTION = {
   slug: 1, title: 1, description: 1, url: 1, tagSlugs: 1, group: 1, channel: 1, platform: 1, status: 1,
-  isActive: 1, submittedBy: 1, approvedAt: 1, rejectionReason: 1, createdAt: 1, updatedAt: 1,
+  isActive: 1, submittedBy: 1, approvedAt: 1, rejectionReason: 1, createdAt: 1, updatedAt: 1, thumbnailUrl: 1,
 }
 
 const str = (v: unknown): string | null => (v == null ? null : typeof v === 'object' && 'toHexString' in (v as object) ? (v as any).toHexString() : String(v))
@@ -44,6 +44,7 @@ function toRecord(d: Doc): ContentRecord {
     submittedBy: str(d.submittedBy),
     approvedAt: iso(d.approvedAt),
     rejectionReason: d.rejectionReason ?? null,
+    thumbnailUrl: d.thumbnailUrl ?? null,
     createdAt: iso(d.createdAt)!,
     updatedAt: iso(d.updatedAt)!,
   }

@@ -17,7 +17,8 @@ import { connection, statement } from './connection'
 import { ensureContentSchema } from './contentSchema'
 
 const COLUMNS = `c.id, c.slug, c.title, c.description, c.url, c.tag_slugs, c.group_id, c.channel_id, c.platform_id,
-  c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at`
+  c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at,
+  c.thumbnail_url`
 
 type Row = unknown[]
 
@@ -49,6 +50,7 @@ function toRecord(r: Row): ContentRecord {
     rejectionReason: (r[13] as string | null) ?? null,
     createdAt: r[14] as string,
     updatedAt: r[15] as string,
+    thumbnailUrl: (r[16] as string | null) ?? null,
   }
 }
 
