@@ -21,3 +21,11 @@ export const canEnterConsole = ({ req }: { req: PayloadRequest }): boolean => {
 export const consoleRead: Access = ({ req }) => canEnterConsole({ req })
 
 export const nobody: Access = () => false
+
+/** Taxonomy collections: console users read, `catalog.manage` writes, nothing is ever deleted. */
+export const taxonomyAccess = {
+  read: consoleRead,
+  create: allowIf('catalog.manage'),
+  update: allowIf('catalog.manage'),
+  delete: nobody,
+}

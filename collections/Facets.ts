@@ -1,6 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
-import { allowIf, consoleRead } from '../access/collectionAccess'
+import { taxonomyAccess } from '../access/collectionAccess'
 import { COLOR_PICKER } from './taxonomyFields'
 
 /** The starting facets; every tag belongs to one. */
@@ -15,12 +15,7 @@ export const STARTING_FACETS = [
 export const Facets: CollectionConfig = {
   slug: 'facets',
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'key', 'color', 'displayOrder'], group: 'Taxonomy' },
-  access: {
-    read: consoleRead,
-    create: allowIf('catalog.manage'),
-    update: allowIf('catalog.manage'),
-    delete: () => false,
-  },
+  access: taxonomyAccess,
   defaultSort: 'displayOrder',
   fields: [
     { name: 'key', type: 'text', required: true, unique: true, index: true },

@@ -1,6 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
-import { allowIf, consoleRead } from '../access/collectionAccess'
+import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
@@ -13,12 +13,7 @@ export const Surfaces: CollectionConfig = {
     listSearchableFields: ['label', 'slug'],
     group: 'Taxonomy',
   },
-  access: {
-    read: consoleRead,
-    create: allowIf('catalog.manage'),
-    update: allowIf('catalog.manage'),
-    delete: () => false,
-  },
+  access: taxonomyAccess,
   defaultSort: 'displayOrder',
   hooks: { afterChange: [catalogChangedHook] },
   fields: [
