@@ -1,6 +1,7 @@
 /**
  * Everything that differs between the two database engines lives here, behind one interface:
- * the Payload adapter, 24-hex ids, liveness, and (later) text search and raw list queries.
+ * the Payload adapter, 24-hex ids, liveness, schema sync, the content store (lists, search,
+ * counts), refresh-token claims, rate-limit counters, tag renames and moderation moves.
  * Nothing else in the code base may branch on the engine.
  */
 import { mongooseAdapter } from '@payloadcms/db-mongodb'
