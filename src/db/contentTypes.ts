@@ -62,24 +62,7 @@ export type TagRecord = {
 export type TagListQuery = { facetIds?: string[]; prefix?: string; offset: number; limit: number }
 
 /** A row for bulk insertion (seeding, benchmarks); ids are generated when absent. */
-export type NewContent = {
-  id?: string
-  slug: string
-  title: string
-  description: string | null
-  url: string
-  tagSlugs: string[]
-  groupId: string | null
-  channelId: string | null
-  platformId: string | null
-  status: ContentStatus
-  isActive: boolean
-  submittedBy: string | null
-  approvedAt: string | null
-  rejectionReason: string | null
-  createdAt: string
-  updatedAt: string
-}
+export type NewContent = Omit<ContentRecord, 'id' | 'thumbnailUrl'> & { id?: string }
 
 export type NewTag = { id?: string; slug: string; label: string; facetId: string; createdAt: string; updatedAt: string }
 

@@ -14,25 +14,11 @@ import { absoluteUrl } from './branding'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import { PERIODS, type ListParams } from './contentQuery'
 
-export type ContentDto = {
-  id: string
-  slug: string
-  title: string
-  description: string | null
-  url: string
-  tagSlugs: string[]
+/** The API's content shape: the stored record with taxonomy ids turned into slugs (or null). */
+export type ContentDto = Omit<ContentRecord, 'groupId' | 'channelId' | 'platformId'> & {
   group: string | null
   channel: string | null
   platform: string | null
-  status: ContentRecord['status']
-  isActive: boolean
-  submittedBy: string | null
-  approvedAt: string | null
-  rejectionReason: string | null
-  createdAt: string
-  updatedAt: string
-  /** The rendered thumbnail (absolute against APP_PUBLIC_URL when set), null until it exists. */
-  thumbnailUrl: string | null
 }
 
 export const RELATED_LIMIT = 10
