@@ -17,8 +17,6 @@ import { Surfaces } from './collections/Surfaces'
 import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
-import { routes } from './endpoints'
-import { apiEndpoints } from './src/api/router'
 import { getConfig } from './src/config'
 import { databaseAdapter, withEngineIds } from './src/db/engine'
 import { jobsConfig } from './src/jobs/followUps'
@@ -68,7 +66,6 @@ export default buildConfig({
   ]),
   globals: [Branding],
   db: databaseAdapter(config.database),
-  endpoints: apiEndpoints(routes),
   jobs: jobsConfig,
   graphQL: { disable: true },
   // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every

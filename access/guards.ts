@@ -1,5 +1,6 @@
 import { verifyAccessToken } from '../src/auth/accessToken'
 import { ApiError, forbidden } from '../src/errors'
+import type { HeaderReader } from '../src/http/headers'
 
 /** The caller as the API sees it: an id and the permissions its access token carries. */
 export type AuthUser = { id: string; permissions: string[] }
@@ -9,7 +10,7 @@ export type AuthMode = 'none' | 'optional' | 'required'
 /** Every authenticated caller may submit content; the permission need not be granted. */
 export const IMPLICIT_PERMISSIONS = ['content.submit']
 
-function bearerToken(headers: Headers): string | null | undefined {
+function bearerToken(headers: HeaderReader): string | null | undefined {
   const header = headers.get('authorization')
   if (!header) return undefined
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim())
@@ -21,7 +22,7 @@ function bearerToken(headers: Headers): string | null | undefined {
  * only when required; a present but malformed, forged or expired token is always 401
  * `auth.invalid_token`.
  */
-export async function authenticate(headers: Headers, mode: AuthMode): Promise<AuthUser | null> {
+export async function authenticate(headers: HeaderReader, mode: AuthMode): Promise<AuthUser | null> {
   if (mode === 'none') return null
   const token = bearerToken(headers)
   if (token === undefined) {

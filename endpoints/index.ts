@@ -1,4 +1,5 @@
 import type { RouteSpec } from '../src/api/route'
+import { createDispatcher } from '../src/api/router'
 import { authRoutes } from './auth'
 import { catalog } from './catalog'
 import { getContentRoute, listContentRoute, relatedContentRoute } from './content'
@@ -36,3 +37,6 @@ export const routes: RouteSpec[] = [
   ...userRoutes,
   ...roleRoutes,
 ]
+
+/** The one /api/v1 entry point: server.ts, the Next route and the tests all call it. */
+export const dispatchApi = createDispatcher(routes)

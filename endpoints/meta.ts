@@ -8,7 +8,7 @@ export const meta = defineRoute({
   method: 'get',
   path: '/meta',
   handler: async ({ req }) => {
-    const data = await brandingRecord(req.payload, new URL(req.url!).origin)
+    const data = await brandingRecord(req.payload, req.origin)
     return { data, etag: weakEtag(JSON.stringify(data)), cacheControl: PUBLIC_CACHE }
   },
 })

@@ -21,3 +21,11 @@ export const notFound = (code: string, message: string) => new ApiError(404, cod
 
 export const forbidden = (message = 'You do not have the permission this needs.') =>
   new ApiError(403, 'auth.forbidden', message)
+
+/** Request bodies are JSON documents of a few kilobytes; anything past this is refused unread. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export const bodyTooLarge = () =>
+  new ApiError(413, 'validation.failed', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [
+    { field: '(body)', constraint: 'max_bytes' },
+  ])

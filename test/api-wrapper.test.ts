@@ -1,10 +1,10 @@
-import type { PayloadRequest } from 'payload'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 
 import { parseWith } from '../src/api/validation'
 import { wrap } from '../src/api/wrap'
 import { resetConfig } from '../src/config'
+import { apiRequestFromFetch, toResponse } from '../src/http/fetchAdapter'
 import { ApiError } from '../src/errors'
 import { testApp } from './support/app'
 
@@ -14,9 +14,8 @@ async function callWrapped(
   init: RequestInit & { url?: string } = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
   const app = await testApp()
-  const request = new Request(init.url ?? 'http://localhost:3000/api/v1/test', init) as unknown as PayloadRequest
-  Object.assign(request, { payload: app.payload, routeParams: {} })
-  const res = await wrap({ handler }, 'TEST /api/v1/test')(request)
+  const request = new Request(init.url ?? 'http://localhost:3000/api/v1/test', init)
+  const res = toResponse(await wrap({ handler }, 'TEST /api/v1/test')(apiRequestFromFetch(request, app.payload), {}))
   const text = await res.text()
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
 }

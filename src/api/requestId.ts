@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { encodeTime } from 'ulid'
 
+import type { HeaderReader } from '../http/headers'
+
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
@@ -20,19 +22,23 @@ function random10(): Buffer {
 
 /** A ULID: 48-bit time plus 80 random bits (ulid's own reads the CSPRNG once per character). */
 export function fastUlid(now = Date.now()): string {
-  const bytes = random10()
-  let bits = 0n
-  for (const b of bytes) bits = (bits << 8n) | BigInt(b)
+  // 80 bits, most significant first, five at a time: 16 Crockford characters.
   let random = ''
-  for (let i = 0; i < 16; i++) {
-    random = CROCKFORD[Number(bits & 31n)]! + random
-    bits >>= 5n
+  let acc = 0
+  let bits = 0
+  for (const b of random10()) {
+    acc = ((acc << 8) | b) & 0xfff
+    bits += 8
+    while (bits >= 5) {
+      bits -= 5
+      random += CROCKFORD[(acc >> bits) & 31]
+    }
   }
   return encodeTime(now, 10) + random
 }
 
 /** The caller's X-Request-Id when it is a sane token, else a fresh `req_<ulid>`. */
-export function requestIdFrom(headers: Headers): string {
+export function requestIdFrom(headers: HeaderReader): string {
   const given = headers.get('x-request-id')
   return given && ACCEPTABLE.test(given) ? given : `req_${fastUlid()}`
 }

@@ -1,6 +1,7 @@
-import type { PayloadRequest } from 'payload'
+import type { Payload } from 'payload'
 
 import type { AuthMode, AuthUser } from '../../access/guards'
+import type { HeaderReader } from '../http/headers'
 import type { RequestLogger } from '../logging'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
@@ -19,8 +20,29 @@ export type Reply = {
   headers?: Record<string, string>
 }
 
+/**
+ * One /api/v1 request, independent of the transport: the Node server builds it from the
+ * socket's request, the Next route and the tests from a Fetch Request.
+ */
+export type ApiRequest = {
+  payload: Payload
+  method: string
+  /** Path below /api, without the query: `/v1/content/abc`. */
+  path: string
+  /** The raw query string without `?`. */
+  search: string
+  /** The origin the client addressed (scheme, host, port). */
+  origin: string
+  headers: HeaderReader
+  /** The body as text; a body over the size limit rejects with 413. */
+  text(): Promise<string>
+}
+
+/** What the API answers, ready to write to any transport. */
+export type ApiResult = { status: number; headers: Record<string, string>; body: string | null }
+
 export type ApiContext = {
-  req: PayloadRequest
+  req: ApiRequest
   requestId: string
   params: Record<string, string>
   query: URLSearchParams

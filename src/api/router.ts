@@ -1,54 +1,72 @@
-import type { Endpoint } from 'payload'
-import { match } from 'path-to-regexp'
+import { match, type MatchFunction } from 'path-to-regexp'
 
 import { ApiError } from '../errors'
-import { preflightResponse } from '../http/cors'
-import { API_PREFIX, type HttpMethod, type RouteSpec } from './route'
-import { wrap } from './wrap'
+import { preflightHeaders } from '../http/cors'
+import { API_PREFIX, type ApiRequest, type ApiResult, type RouteSpec } from './route'
+import { wrap, type ApiHandler } from './wrap'
 
-const METHODS: HttpMethod[] = ['get', 'post', 'patch', 'put', 'delete']
+/** Routes a request below /api to its handler; anything outside API_PREFIX is the caller's to route. */
+export type ApiDispatcher = (req: ApiRequest) => Promise<ApiResult>
+
+type Compiled = { method: string; match: MatchFunction<Record<string, string>>; handler: ApiHandler }
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** The parameters when the route matches; a malformed percent-escape matches nothing. */
+function matchOf(c: Compiled, path: string): Record<string, string> | undefined {
+  try {
+    const found = c.match(path)
+    return found ? found.params : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /**
- * The /api/v1 surface as Payload root endpoints: every route wrapped in the envelope,
- * then CORS preflight for any path, then catch-alls so that unknown paths (404
- * `route.not_found`) and wrong methods (405 `route.method_not_allowed`) are enveloped too.
+ * The /api/v1 surface: every route compiled once and wrapped in the envelope, a CORS
+ * preflight answer for any path, and enveloped 404 `route.not_found` / 405
+ * `route.method_not_allowed` (with `Allow`) for everything else.
  */
-export function apiEndpoints(routes: RouteSpec[]): Endpoint[] {
-  const matchers = routes.map((r) => ({ method: r.method, test: match(r.path, { decode: decodeURIComponent }) }))
-
-  const endpoints: Endpoint[] = routes.map((route) => ({
-    method: route.method,
-    path: `${API_PREFIX}${route.path}`,
+export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
+  const compiled: Compiled[] = routes.map((route) => ({
+    method: route.method.toUpperCase(),
+    match: match<Record<string, string>>(route.path, { decode: decodeURIComponent }),
     handler: wrap(route, `${route.method.toUpperCase()} /api${API_PREFIX}${route.path}`),
   }))
 
-  endpoints.push({
-    method: 'options',
-    path: `${API_PREFIX}/:path*`,
-    handler: async (req) => preflightResponse(req.headers.get('origin')),
-  })
-
-  for (const method of METHODS) {
-    endpoints.push({
-      method,
-      path: `${API_PREFIX}/:path*`,
-      handler: wrap(
+  const fallbacks = new Map<string, ApiHandler>()
+  const fallbackFor = (method: string): ApiHandler => {
+    const name = KNOWN_METHODS.has(method) ? method : '*'
+    let handler = fallbacks.get(name)
+    if (!handler) {
+      handler = wrap(
         {
-          handler: async (ctx) => {
-            const rest = ctx.params.path
-            const path = `/${Array.isArray(rest) ? rest.join('/') : (rest ?? '')}`.replace(/\/+$/, '') || '/'
-            const allowed = [...new Set(matchers.filter((m) => m.test(path)).map((m) => m.method.toUpperCase()))]
+          handler: async ({ params }) => {
+            const path = params.path!
+            const allowed = [...new Set(compiled.filter((c) => matchOf(c, path)).map((c) => c.method))]
             if (allowed.length > 0) {
-              throw new ApiError(405, 'route.method_not_allowed', `${method.toUpperCase()} is not allowed here.`, { allowed }, {
+              throw new ApiError(405, 'route.method_not_allowed', `${method} is not allowed here.`, { allowed }, {
                 Allow: allowed.join(', '),
               })
             }
-            throw new ApiError(404, 'route.not_found', `No route ${method.toUpperCase()} /api${API_PREFIX}${path}.`)
+            throw new ApiError(404, 'route.not_found', `No route ${method} /api${API_PREFIX}${path}.`)
           },
         },
-        `${method.toUpperCase()} /api${API_PREFIX}/*`,
-      ),
-    })
+        `${name} /api${API_PREFIX}/*`,
+      )
+      fallbacks.set(name, handler)
+    }
+    return handler
   }
-  return endpoints
+
+  return async (req) => {
+    const path = req.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/'
+    if (req.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(req.headers.get('origin')), body: null }
+    for (const c of compiled) {
+      if (c.method !== req.method) continue
+      const params = matchOf(c, path)
+      if (params) return c.handler(req, params)
+    }
+    return fallbackFor(req.method)(req, { path })
+  }
 }

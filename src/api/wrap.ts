@@ -1,6 +1,4 @@
-import type { PayloadHandler, PayloadRequest } from 'payload'
-
-import { authenticate } from '../../access/guards'
+import { authenticate, requirePermissions } from '../../access/guards'
 import { getConfig } from '../config'
 import { ApiError, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
@@ -8,10 +6,12 @@ import { etagMatches } from '../http/etag'
 import { withFields } from '../logging'
 import { clientIp } from './clientIp'
 import { requestIdFrom } from './requestId'
-import type { ApiContext, Reply, RouteSpec } from './route'
-import { requirePermissions } from '../../access/guards'
+import type { ApiContext, ApiRequest, ApiResult, Reply, RouteSpec } from './route'
 
 type ErrorBody = { code: string; message: string; details?: unknown }
+
+/** A wrapped route: the request and the path parameters its pattern captured. */
+export type ApiHandler = (req: ApiRequest, params: Record<string, string>) => Promise<ApiResult>
 
 function errorOf(err: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (err instanceof ApiError) {
@@ -24,8 +24,8 @@ function errorOf(err: unknown): { status: number; body: ErrorBody; headers?: Rec
   return { status: 500, body }
 }
 
-async function readJson(req: PayloadRequest): Promise<unknown> {
-  const text = req.text ? await req.text() : ''
+async function readJson(req: ApiRequest): Promise<unknown> {
+  const text = await req.text()
   if (text.trim() === '') return {}
   try {
     return JSON.parse(text)
@@ -35,31 +35,32 @@ async function readJson(req: PayloadRequest): Promise<unknown> {
 }
 
 /**
- * Turns a route into a Payload endpoint handler. This is the one place that builds the
- * envelope, echoes the request id, applies CORS and caching headers, maps errors, and
- * writes the `request.completed` log line.
+ * Turns a route into a handler. This is the one place that builds the envelope, echoes the
+ * request id, applies CORS and caching headers, maps errors, and writes the
+ * `request.completed` log line.
  */
-export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>, routeName: string): PayloadHandler {
-  return async (req: PayloadRequest) => {
+export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>, routeName: string): ApiHandler {
+  const mode = spec.permissions?.length ? 'required' : (spec.auth ?? 'none')
+  const permissions = spec.permissions ?? []
+  return async (req, params) => {
     const started = performance.now()
     const requestId = requestIdFrom(req.headers)
     const log = withFields({ requestId, route: routeName })
-    const headers = new Headers({ 'X-Request-Id': requestId })
+    const headers: Record<string, string> = { 'X-Request-Id': requestId }
     let userId: string | undefined
     let status = 200
-    let response: Response
-    let bodyPromise: Promise<unknown> | undefined
+    let body: string | null
 
     try {
-      const mode = spec.permissions?.length ? 'required' : (spec.auth ?? 'none')
       const user = await authenticate(req.headers, mode)
       userId = user?.id
-      requirePermissions(user, spec.permissions ?? [])
+      requirePermissions(user, permissions)
+      let bodyPromise: Promise<unknown> | undefined
       const ctx: ApiContext = {
         req,
         requestId,
-        params: (req.routeParams ?? {}) as Record<string, string>,
-        query: new URL(req.url!).searchParams,
+        params,
+        query: new URLSearchParams(req.search),
         user,
         ip: clientIp(req.headers),
         log,
@@ -68,37 +69,34 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
       if (spec.before) await spec.before(ctx)
       const reply: Reply = await spec.handler(ctx)
       status = reply.status ?? 200
-      for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v)
-      headers.set('Cache-Control', reply.cacheControl ?? 'no-store')
+      if (reply.headers) Object.assign(headers, reply.headers)
+      headers['Cache-Control'] = reply.cacheControl ?? 'no-store'
       if (reply.etag) {
-        headers.set('ETag', reply.etag)
+        headers.ETag = reply.etag
         if (etagMatches(req.headers.get('if-none-match'), reply.etag)) status = 304
       }
-      const envelope: Record<string, unknown> = { success: true, data: reply.data ?? null }
-      if (reply.pagination) envelope.pagination = reply.pagination
-      envelope.meta = { requestId, durationMs: Math.round(performance.now() - started) }
       if (status === 304) {
-        response = new Response(null, { status, headers })
+        body = null
       } else {
-        headers.set('Content-Type', 'application/json; charset=utf-8')
-        response = new Response(JSON.stringify(envelope), { status, headers })
+        const envelope: Record<string, unknown> = { success: true, data: reply.data ?? null }
+        if (reply.pagination) envelope.pagination = reply.pagination
+        envelope.meta = { requestId, durationMs: Math.round(performance.now() - started) }
+        headers['Content-Type'] = 'application/json; charset=utf-8'
+        body = JSON.stringify(envelope)
       }
     } catch (err) {
       const mapped = errorOf(err)
       status = mapped.status
-      for (const [k, v] of Object.entries(mapped.headers ?? {})) headers.set(k, v)
-      headers.set('Cache-Control', 'no-store')
-      headers.set('Content-Type', 'application/json; charset=utf-8')
+      if (mapped.headers) Object.assign(headers, mapped.headers)
+      headers['Cache-Control'] = 'no-store'
+      headers['Content-Type'] = 'application/json; charset=utf-8'
       if (status >= 500) log.error({ err, userId }, 'request.failed')
-      response = new Response(
-        JSON.stringify({ success: false, error: mapped.body, meta: { requestId } }),
-        { status, headers },
-      )
+      body = JSON.stringify({ success: false, error: mapped.body, meta: { requestId } })
     }
-    applyCors(response.headers, req.headers.get('origin'))
+    applyCors(headers, req.headers.get('origin'))
     const durationMs = Math.round(performance.now() - started)
     const level = status >= 500 ? 'error' : status === 429 ? 'warn' : 'info'
     log[level]({ userId, statusCode: status, durationMs }, 'request.completed')
-    return response
+    return { status, headers, body }
   }
 }

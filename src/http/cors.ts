@@ -11,22 +11,22 @@ export function allowedOrigin(origin: string | null): string | null {
 }
 
 /** CORS headers for an ordinary response under /api/v1. */
-export function applyCors(headers: Headers, origin: string | null): void {
-  headers.append('Vary', 'Origin')
+export function applyCors(headers: Record<string, string>, origin: string | null): void {
+  headers.Vary = headers.Vary ? `${headers.Vary}, Origin` : 'Origin'
   const allowed = allowedOrigin(origin)
   if (!allowed) return
-  headers.set('Access-Control-Allow-Origin', allowed)
-  headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+  headers['Access-Control-Allow-Origin'] = allowed
+  headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS
 }
 
-/** The answer to a preflight: 204 with the grants for an allowed origin, a bare 204 otherwise. */
-export function preflightResponse(origin: string | null): Response {
-  const headers = new Headers()
+/** The headers of a preflight answer (204): the grants for an allowed origin, none otherwise. */
+export function preflightHeaders(origin: string | null): Record<string, string> {
+  const headers: Record<string, string> = {}
   applyCors(headers, origin)
   if (allowedOrigin(origin)) {
-    headers.set('Access-Control-Allow-Methods', ALLOWED_METHODS)
-    headers.set('Access-Control-Allow-Headers', ALLOWED_HEADERS)
-    headers.set('Access-Control-Max-Age', '600')
+    headers['Access-Control-Allow-Methods'] = ALLOWED_METHODS
+    headers['Access-Control-Allow-Headers'] = ALLOWED_HEADERS
+    headers['Access-Control-Max-Age'] = '600'
   }
-  return new Response(null, { status: 204, headers })
+  return headers
 }

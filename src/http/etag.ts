@@ -5,10 +5,18 @@ export function weakEtag(serialized: string): string {
   return `W/"${createHash('sha1').update(serialized).digest('base64url')}"`
 }
 
+const bare = (tag: string) => {
+  const t = tag.trim()
+  return t.startsWith('W/') ? t.slice(2) : t
+}
+
 /** If-None-Match comparison is weak: `W/` prefixes are ignored, lists and `*` accepted. */
 export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false
-  const bare = (t: string) => t.trim().replace(/^W\//, '')
   const target = bare(etag)
-  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === target)
+  for (const tag of ifNoneMatch.split(',')) {
+    const t = bare(tag)
+    if (t === '*' || t === target) return true
+  }
+  return false
 }

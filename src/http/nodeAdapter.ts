@@ -1,38 +1,87 @@
 /**
- * Node http <-> Fetch: lets server.ts hand /api/v1 requests straight to Payload's
- * handleEndpoints, the same handler the Next route calls, without Next's routing.
+ * Node's http request/response <-> the API's transport-neutral request and result, so
+ * server.ts hands /api/v1 straight to the dispatcher: no Fetch Request or Headers to build,
+ * no Response to read back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
+import type { Payload } from 'payload'
 
-export function toFetchRequest(req: IncomingMessage, origin: string): Request {
-  const headers = new Headers()
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v)
-    else headers.set(key, value)
-  }
-  const method = req.method ?? 'GET'
-  const hasBody = method !== 'GET' && method !== 'HEAD'
-  return new Request(new URL(req.url ?? '/', origin), {
-    method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-    // Required by Node's fetch for a streamed body.
-    ...(hasBody ? { duplex: 'half' } : {}),
-  } as RequestInit)
+import type { ApiDispatcher } from '../api/router'
+import type { ApiRequest, ApiResult } from '../api/route'
+import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
+import { logger } from '../logging'
+import { NodeHeaderReader } from './headers'
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      req.resume()
+      reject(bodyTooLarge())
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        // Stop keeping it; let the rest drain so the answer can still be written.
+        req.off('data', onData)
+        req.resume()
+        reject(bodyTooLarge())
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
 }
 
-export async function sendFetchResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {}
-  response.headers.forEach((value, key) => {
-    if (key === 'set-cookie') return
-    headers[key] = value
-  })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) headers['set-cookie'] = cookies
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
-  if (body) headers['content-length'] = String(body.length)
-  res.writeHead(response.status, headers)
-  res.end(body)
+/** An /api/v1 request read straight off Node's parsed request (a class: no per-request closures). */
+class NodeApiRequest implements ApiRequest {
+  readonly method: string
+  readonly path: string
+  readonly search: string
+  readonly headers: NodeHeaderReader
+  private body: Promise<string> | undefined
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly payload: Payload,
+    readonly origin: string,
+  ) {
+    // The request target as sent (`/api/v1/content?x=1`); `path` is its part below /api.
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    this.method = req.method ?? 'GET'
+    this.path = (q === -1 ? url : url.slice(0, q)).slice('/api'.length)
+    this.search = q === -1 ? '' : url.slice(q + 1)
+    this.headers = new NodeHeaderReader(req.headers)
+  }
+
+  text(): Promise<string> {
+    return (this.body ??= readBody(this.req))
+  }
+}
+
+export function writeResult(res: ServerResponse, result: ApiResult): void {
+  if (result.body !== null) result.headers['Content-Length'] = String(Buffer.byteLength(result.body))
+  res.writeHead(result.status, result.headers)
+  res.end(result.body ?? undefined)
+}
+
+const DISPATCH_FAILED =
+  '{"success":false,"error":{"code":"internal.error","message":"An unexpected error occurred."}}'
+
+/** Serves one /api/v1 request on Node's http server: dispatch, then write the result. */
+export function serveApi(dispatch: ApiDispatcher, req: IncomingMessage, res: ServerResponse, payload: Payload, origin: string): void {
+  dispatch(new NodeApiRequest(req, payload, origin))
+    .then((result) => writeResult(res, result))
+    .catch((err) => {
+      // The dispatcher answers every error itself; this is a last resort.
+      logger().error({ err }, 'server.api_dispatch_failed')
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' })
+      res.end(DISPATCH_FAILED)
+    })
 }

@@ -14,7 +14,7 @@ export type RequestOptions = { body?: unknown; rawBody?: string; headers?: Recor
 export type TestApp = {
   payload: Payload
   config: SanitizedConfig
-  /** Calls the real request handler in-process, exactly as the Next route does. */
+  /** Calls the real request handlers in-process: /v1 through the API dispatcher (as server.ts and the Next route do), the rest through Payload's REST handler. */
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>
   /** Every log line written since the app started, parsed. */
   logs: Record<string, any>[]
@@ -40,6 +40,8 @@ export function testApp(): Promise<TestApp> {
     })
     const config = await (await import('../../payload.config')).default
     const payload = await getPayload({ config })
+    const { dispatchApi } = await import('../../endpoints')
+    const { apiRequestFromFetch, toResponse } = await import('../../src/http/fetchAdapter')
     const request: TestApp['request'] = async (method, path, options = {}) => {
       const headers = new Headers(options.headers)
       if (options.token) headers.set('authorization', `Bearer ${options.token}`)
@@ -48,10 +50,11 @@ export function testApp(): Promise<TestApp> {
         body = JSON.stringify(options.body)
         headers.set('content-type', 'application/json')
       }
-      const res = await handleEndpoints({
-        config,
-        request: new Request(`http://localhost:3000/api${path}`, { method, headers, body }),
-      })
+      const request = new Request(`http://localhost:3000/api${path}`, { method, headers, body })
+      const res =
+        path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
+          ? toResponse(await dispatchApi(apiRequestFromFetch(request, payload)))
+          : await handleEndpoints({ config, request })
       const text = await res.text()
       let parsed: unknown = undefined
       try {

@@ -1,0 +1,32 @@
+/**
+ * Fetch Request/Response <-> the API's transport-neutral request and result: the Next route
+ * (next dev, or any deployment without server.ts) and the in-process tests go this way.
+ */
+import type { Payload } from 'payload'
+
+import type { ApiRequest, ApiResult } from '../api/route'
+import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
+
+export function apiRequestFromFetch(request: Request, payload: Payload): ApiRequest {
+  const url = new URL(request.url)
+  let body: Promise<string> | undefined
+  return {
+    payload,
+    method: request.method,
+    path: url.pathname.slice('/api'.length),
+    search: url.search.slice(1),
+    origin: url.origin,
+    headers: request.headers,
+    text: () =>
+      (body ??= (async () => {
+        if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw bodyTooLarge()
+        const text = await request.text()
+        if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw bodyTooLarge()
+        return text
+      })()),
+  }
+}
+
+export function toResponse(result: ApiResult): Response {
+  return new Response(result.body, { status: result.status, headers: result.headers })
+}
