@@ -23,8 +23,10 @@ export function connection(file: string): Db {
   db = new Database(file)
   dbFile = file
   db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('PRAGMA cache_size = -65536')
-  db.exec('PRAGMA mmap_size = 268435456')
+  // Reads go through SQLite's page cache (bounded, counted in RSS) and the kernel's file
+  // cache (not counted); a memory map would put the whole database file in RSS.
+  db.exec('PRAGMA cache_size = -16384')
+  db.exec('PRAGMA mmap_size = 0')
   return db
 }
 
@@ -40,3 +42,4 @@ export function statement(file: string, sql: string): Statement {
   }
   return stmt
 }
+
