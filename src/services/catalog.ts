@@ -1,8 +1,9 @@
 /**
  * The navigation catalog and the taxonomy lookups the list endpoints use. Built from the
  * database, cached per process, and rebuilt only when the database-derived taxonomy
- * version (count + max(updatedAt) of each taxonomy table, one cheap query) or this
- * process's write generation changes, so writes in other processes invalidate it too.
+ * version (a trigger-kept change counter on SQLite, counts and last updatedAt on MongoDB;
+ * one cheap read either way) or this process's write generation changes, so writes in
+ * other processes invalidate it too.
  */
 import type { Payload } from 'payload'
 

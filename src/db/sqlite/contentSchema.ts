@@ -1,7 +1,8 @@
 /**
  * Raw SQLite objects beside Payload's tables (named raw_* so schema sync leaves them be):
  * list indexes, the tag side table and the FTS5 text index, both kept in sync by triggers
- * so every write path (Payload, admin panel, bulk seed) maintains them. Idempotent.
+ * so every write path (Payload, admin panel, bulk seed) maintains them, and the change
+ * counters behind the content and taxonomy versions. Idempotent.
  */
 type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
 
@@ -31,6 +32,33 @@ const TABLES = [
    )`,
 ]
 
+/**
+ * Change counters: any insert, update or delete on these tables, by any connection in any
+ * process, moves its counter in the same transaction, so reading a version is one key lookup.
+ */
+export const VERSIONED_TABLES: Record<string, string[]> = {
+  content: ['content'],
+  taxonomy: ['surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets'],
+}
+
+function versionObjects(): string[] {
+  // Counters start at the clock, so a re-created table never repeats a version seen before.
+  const start = Date.now()
+  const out = [
+    'CREATE TABLE IF NOT EXISTS raw_versions (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID',
+  ]
+  for (const [name, tables] of Object.entries(VERSIONED_TABLES)) {
+    out.push(`INSERT OR IGNORE INTO raw_versions (name, n) VALUES ('${name}', ${start})`)
+    for (const table of tables) {
+      for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+        out.push(`CREATE TRIGGER IF NOT EXISTS raw_version_${table}_${op.toLowerCase()} AFTER ${op} ON "${table}"
+          BEGIN UPDATE raw_versions SET n = n + 1 WHERE name = '${name}'; END`)
+      }
+    }
+  }
+  return out
+}
+
 const TAGS_OF_NEW = `SELECT value, new.rowid FROM json_each(CASE WHEN json_valid(new.tag_slugs) THEN new.tag_slugs ELSE '[]' END) WHERE type = 'text'`
 
 const TRIGGERS: Record<string, string> = {
@@ -56,7 +84,7 @@ const TRIGGERS: Record<string, string> = {
 export function ensureContentSchema(db: Db): void {
   db.exec('BEGIN IMMEDIATE')
   try {
-    for (const sql of [...INDEXES, ...TABLES]) db.exec(sql)
+    for (const sql of [...INDEXES, ...TABLES, ...versionObjects()]) db.exec(sql)
     const existing = new Set(
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'content'").all() as { name: string }[]).map(
         (r) => r.name,

@@ -6,6 +6,7 @@ import { hexIdFactory } from '../ids'
 import { cachedCount, VersionedCache } from '../countCache'
 import type {
   ContentListQuery,
+  ContentPage,
   ContentRecord,
   ContentStore,
   NewContent,
@@ -15,6 +16,7 @@ import type {
 } from '../contentTypes'
 import { connection, statement } from './connection'
 import { ensureContentSchema } from './contentSchema'
+import { ftsPhrase, textRanker } from './textRanking'
 
 const COLUMNS = `c.id, c.slug, c.title, c.description, c.url, c.tag_slugs, c.group_id, c.channel_id, c.platform_id,
   c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at,
@@ -57,9 +59,17 @@ function toRecord(r: Row): ContentRecord {
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
 
 /** FTS5 query: each term quoted (no operator injection), any term matches, bm25 ranks. */
-const ftsQuery = (terms: string[]) => terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ')
+const ftsQuery = (terms: string[]) => terms.map(ftsPhrase).join(' OR ')
 
 type Built = { from: string; where: string; args: unknown[]; ranked: boolean }
+
+/** What the public sees: approved and active (the per-term ranking covers exactly this). */
+const isPublicView = (q: ContentListQuery) =>
+  !q.includeInactive && q.statuses !== 'all' && q.statuses.length === 1 && q.statuses[0] === 'approved'
+
+/** Any filter besides the text terms and the public view. */
+const hasOtherFilters = (q: ContentListQuery) =>
+  !!(q.text?.shortTerms.length || q.approvedSince || q.groupIds || q.channelIds || q.platformIds || q.tags)
 
 function buildFilter(q: ContentListQuery): Built {
   const where: string[] = []
@@ -104,7 +114,9 @@ function buildFilter(q: ContentListQuery): Built {
 
 /** Ranked searches keep at most this many rowids; deeper pages (past maxOffset) query directly. */
 const RANKED_CAP = 20_000
-const rankedOrders = new VersionedCache<number[]>(100)
+const rankedOrders = new VersionedCache<Int32Array>(200, 2_000_000, (o) => o.length + 1)
+/** Whole pages (rows and total) by query. */
+const pages = new VersionedCache<ContentPage>(2_000, 20_000, (p) => p.rows.length + 1)
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',
@@ -123,26 +135,83 @@ export function sqliteContentStore(file: string): ContentStore {
     return (stmt.get as (...a: unknown[]) => unknown).apply(stmt, args) as Row | undefined
   }
 
-  /** O(1): rowids only grow (no hard deletes) and every write moves updated_at. */
-  const contentVersion = () => {
-    const r = get('SELECT (SELECT max(rowid) FROM content), (SELECT max(updated_at) FROM content)')
-    return `${r?.[0] ?? 0}|${r?.[1] ?? ''}`
-  }
+  /** The change counter of the content or the taxonomy tables (contentSchema), one key lookup. */
+  const versionOf = (name: 'content' | 'taxonomy') => String(get('SELECT n FROM raw_versions WHERE name = ?', [name])?.[0] ?? '')
+  const contentVersion = () => versionOf('content')
 
-  const taxonomyTables = ['surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets']
-  // O(1) per table (rowid and updated_at index ends): taxonomy rows are never deleted
-  // (access.delete is false), so an insert moves max(rowid) and an update moves max(updated_at).
-  const taxonomySql = `SELECT ${taxonomyTables
-    .map((t) => `coalesce((SELECT max(rowid) FROM ${t}), 0) || ':' || coalesce((SELECT max(updated_at) FROM ${t}), '')`)
-    .join(" || '|' || ")}`
+  // Lists come back as one JSON text per statement: stepping rows one by one through the
+  // driver costs several times more than SQLite building the array and JSON.parse reading it.
+
+  /** The `r` column of a query (`SELECT c.rowid AS r …`), in its order. */
+  const rowidList = (sql: string, args: unknown[]): number[] =>
+    JSON.parse(String(get(`SELECT json_group_array(r) FROM (${sql})`, args)?.[0] ?? '[]')) as number[]
 
   /** The rows of a page, in the page's order. */
-  const fetchRows = (rowids: unknown[]): ContentRecord[] =>
-    rowids.length === 0
-      ? []
-      : all(`SELECT ${COLUMNS} FROM json_each(?) j JOIN content c ON c.rowid = j.value ORDER BY j.key`, [
-          JSON.stringify(rowids),
-        ]).map(toRecord)
+  const pageSql = `SELECT json_group_array(json_array(${COLUMNS}) ORDER BY j.key)
+    FROM json_each(?) j JOIN content c ON c.rowid = j.value`
+  const fetchRows = (rowids: ArrayLike<number>): ContentRecord[] => {
+    if (rowids.length === 0) return []
+    const json = String(get(pageSql, [JSON.stringify(Array.from(rowids))])?.[0] ?? '[]')
+    return (JSON.parse(json) as Row[]).map(toRecord)
+  }
+
+  const ranker = textRanker(get)
+
+  /**
+   * The public relevance order of a search, from cached per-term scores; other filters
+   * (short terms, taxonomy, tags, period) then keep the rows that pass them, in order.
+   */
+  const rankedPublicOrder = async (q: ContentListQuery): Promise<Int32Array> => {
+    const ranked = await ranker.rank(contentVersion(), q.text!.terms)
+    if (!hasOtherFilters(q) || ranked.length === 0) return ranked
+    const b = buildFilter({ ...q, text: { terms: [], shortTerms: q.text!.shortTerms } })
+    const where = `${b.where ? `${b.where} AND` : 'WHERE'} c.rowid IN (SELECT value FROM json_each(?))`
+    const args = [...b.args, JSON.stringify(Array.from(ranked))]
+    const passing = new Set(rowidList(`SELECT c.rowid AS r FROM ${b.from} ${where}`, args))
+    return ranked.filter((rowid) => passing.has(rowid))
+  }
+
+  const readPage = async (q: ContentListQuery): Promise<ContentPage> => {
+    const b = buildFilter(q)
+    const sort = q.sort === 'relevance' && !b.ranked ? 'newest' : q.sort
+    // Two steps: the page's rowids from the (covering) index, then only those rows, so a
+    // deep offset skips index entries instead of whole rows.
+    let rows: ContentRecord[] = []
+    let knownTotal: number | undefined
+    const orderSql = `SELECT c.rowid AS r FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]}`
+    if (q.text) {
+      // A search scores (or pattern-matches) every candidate whatever the page: do it once
+      // per data version and serve every page, and the total, from the ranked order.
+      const fromTermScores = sort === 'relevance' && isPublicView(q)
+      const order = await rankedOrders.get(contentVersion(), `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
+        fromTermScores
+          ? rankedPublicOrder(q)
+          : Int32Array.from(rowidList(`${orderSql} LIMIT ${RANKED_CAP}`, b.args)),
+      )
+      const complete = fromTermScores || order.length < RANKED_CAP
+      if (complete) knownTotal = order.length
+      if (q.limit > 0) {
+        const page =
+          complete || q.offset + q.limit <= order.length
+            ? order.subarray(q.offset, q.offset + q.limit)
+            : rowidList(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset])
+        rows = fetchRows(page)
+      }
+    } else if (q.limit > 0) {
+      rows = fetchRows(rowidList(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]))
+    }
+    if (knownTotal !== undefined) return { rows, total: knownTotal, estimated: false }
+    // A short last page already tells the total.
+    if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
+      return { rows, total: q.offset + rows.length, estimated: false }
+    }
+    const countSql = `SELECT count(*) FROM ${b.from} ${b.where}`
+    const total = await cachedCount(contentVersion(), `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
+      Number(get(countSql, b.args)?.[0] ?? 0),
+    )
+    // Totals here are exact (cached per data version), so estimate=true needs no shortcut.
+    return { rows, total, estimated: false }
+  }
 
   return {
     async prepare() {
@@ -150,41 +219,9 @@ export function sqliteContentStore(file: string): ContentStore {
     },
 
     async listContent(q) {
-      const b = buildFilter(q)
-      const sort = q.sort === 'relevance' && !b.ranked ? 'newest' : q.sort
-      // Two steps: the page's rowids from the (covering) index, then only those rows, so a
-      // deep offset skips index entries instead of whole rows.
-      let rows: ContentRecord[] = []
-      let knownTotal: number | undefined
-      const orderSql = `SELECT c.rowid FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]}`
-      if (q.text) {
-        // A search scores (or pattern-matches) every candidate whatever the page: do it once
-        // per data version and serve every page, and the total, from the ranked order.
-        const order = await rankedOrders.get(contentVersion(), `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
-          all(`${orderSql} LIMIT ${RANKED_CAP}`, b.args).map((r) => r[0] as number),
-        )
-        if (order.length < RANKED_CAP) knownTotal = order.length
-        if (q.limit > 0) {
-          const page =
-            order.length < RANKED_CAP || q.offset + q.limit <= order.length
-              ? order.slice(q.offset, q.offset + q.limit)
-              : all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0])
-          rows = fetchRows(page)
-        }
-      } else if (q.limit > 0) {
-        rows = fetchRows(all(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset]).map((r) => r[0]))
-      }
-      if (knownTotal !== undefined) return { rows, total: knownTotal, estimated: false }
-      // A short last page already tells the total.
-      if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
-        return { rows, total: q.offset + rows.length, estimated: false }
-      }
-      const countSql = `SELECT count(*) FROM ${b.from} ${b.where}`
-      const total = await cachedCount(contentVersion(), `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
-        Number(get(countSql, b.args)?.[0] ?? 0),
-      )
-      // Totals here are exact (cached per data version), so estimate=true needs no shortcut.
-      return { rows, total, estimated: false }
+      // The same page is asked for again and again (every client opens the same feed): it
+      // is read once per data version.
+      return pages.get(contentVersion(), JSON.stringify(q), () => readPage(q))
     },
 
     async contentBySlug(slug) {
@@ -252,7 +289,7 @@ export function sqliteContentStore(file: string): ContentStore {
     },
 
     async taxonomyVersion() {
-      return String(get(taxonomySql)?.[0] ?? '')
+      return versionOf('taxonomy')
     },
 
     async insertContent(rows: NewContent[]) {

@@ -1,0 +1,124 @@
+/**
+ * The public relevance order is summed from cached per-term scores (src/db/sqlite/textRanking).
+ * These tests hold it to the definition it replaces: FTS5's own
+ * `ORDER BY rank, approved_at DESC, id DESC` over `MATCH "t1" OR "t2" …`, row for row.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { getConfig } from '../../src/config'
+import { GENERAL, seedContent, seedDemo } from '../../src/services/seed'
+import { testApp, type TestApp } from '../support/app'
+
+let app: TestApp
+
+const sqlite = () => (app.payload.db as any).client as { execute(q: { sql: string; args: unknown[] }): Promise<{ rows: any[] }> }
+
+/** FTS5's answer for the public view, with optional extra SQL conditions on `c`. */
+async function oracle(terms: string[], extra = '', extraArgs: unknown[] = []): Promise<string[]> {
+  const match = terms.map((t) => `"${t}"`).join(' OR ')
+  const res = await sqlite().execute({
+    sql: `SELECT c.slug FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid
+          WHERE raw_content_fts MATCH ? AND c.status = 'approved' AND c.is_active = 1 ${extra}
+          ORDER BY f.rank, c.approved_at DESC, c.id DESC`,
+    args: [match, ...extraArgs],
+  })
+  return res.rows.map((r) => String(r.slug))
+}
+
+/** Every page of a search through the API, concatenated, and the reported total. */
+async function searchAll(query: string): Promise<{ slugs: string[]; total: number }> {
+  const slugs: string[] = []
+  let total = -1
+  for (let offset = 0; total < 0 || offset < total; offset += 200) {
+    const res = await app.request('GET', `/v1/content?${query}&limit=200&offset=${offset}`)
+    expect(res.status).toBe(200)
+    total = res.body.pagination.total
+    slugs.push(...res.body.data.map((d: { slug: string }) => d.slug))
+    if (res.body.data.length === 0) break
+  }
+  return { slugs, total }
+}
+
+describe.runIf(getConfig().database.engine === 'sqlite')('text search ranking from per-term scores', () => {
+  beforeAll(async () => {
+    app = await testApp()
+    await seedDemo(app.payload)
+    await seedContent(app.payload, 3000, { seed: 11 })
+    // Some matches must be hidden from the public: pending, rejected and inactive rows.
+    await sqlite().execute({ sql: "UPDATE content SET status = 'pending', approved_at = NULL WHERE rowid % 17 = 0", args: [] })
+    await sqlite().execute({ sql: 'UPDATE content SET is_active = 0 WHERE rowid % 23 = 0', args: [] })
+    // Equal approval times, so the id tiebreak is exercised too.
+    await sqlite().execute({ sql: "UPDATE content SET approved_at = '2025-01-01T00:00:00.000Z' WHERE rowid % 5 = 0 AND status = 'approved'", args: [] })
+  }, 120_000)
+
+  it('matches FTS5 rank order exactly, ties by approvedAt desc then id desc, for one to three terms', async () => {
+    const queries = [
+      [GENERAL[1]!],
+      [GENERAL[2]!, GENERAL[3]!],
+      ['typescript', GENERAL[4]!],
+      [GENERAL[5]!, GENERAL[6]!, 'kubernetes'],
+    ]
+    for (const terms of queries) {
+      const expected = await oracle(terms)
+      expect(expected.length).toBeGreaterThan(20)
+      const got = await searchAll(`q=${terms.join('%20')}`)
+      expect(got.total).toBe(expected.length)
+      expect(got.slugs).toEqual(expected)
+    }
+  })
+
+  it('never lists pending, rejected or inactive matches, and counts only what it lists', async () => {
+    const terms = [GENERAL[7]!, GENERAL[8]!]
+    const hidden = await sqlite().execute({
+      sql: `SELECT count(*) AS n FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid
+            WHERE raw_content_fts MATCH ? AND (c.status <> 'approved' OR c.is_active = 0)`,
+      args: [terms.map((t) => `"${t}"`).join(' OR ')],
+    })
+    expect(Number(hidden.rows[0].n)).toBeGreaterThan(0)
+    const got = await searchAll(`q=${terms.join('%20')}`)
+    expect(got.slugs).toEqual(await oracle(terms))
+  })
+
+  it('applies the other filters (group, tags, short words) to the ranked order without reordering it', async () => {
+    const terms = [GENERAL[9]!, GENERAL[10]!, 'javascript']
+    const group = await sqlite().execute({ sql: "SELECT id FROM groups WHERE slug = 'programming'", args: [] })
+    const groupId = String(group.rows[0].id)
+    const inGroup = (await searchAll(`q=${terms.join('%20')}&group=programming`)).slugs
+    expect(inGroup.length).toBeGreaterThan(0)
+    expect(inGroup).toEqual(await oracle(terms, 'AND c.group_id = ?', [groupId]))
+    const tagged = (await searchAll(`q=${terms.join('%20')}&tags=sql,talk`)).slugs
+    expect(tagged.length).toBeGreaterThan(0)
+    expect(tagged).toEqual(await oracle(terms, "AND c.rowid IN (SELECT content_rowid FROM raw_content_tags WHERE tag IN ('sql', 'talk'))"))
+    const short = (await searchAll(`q=${terms.join('%20')}%20ba`)).slugs
+    expect(short.length).toBeGreaterThan(0)
+    expect(short).toEqual(await oracle(terms, "AND c.title LIKE '%ba%'"))
+  })
+
+  it('follows writes at once: a newly approved match enters in rank order, a deactivated one leaves', async () => {
+    const terms = [GENERAL[12]!, GENERAL[13]!]
+    const before = await searchAll(`q=${terms.join('%20')}`)
+    const pending = await sqlite().execute({
+      sql: `SELECT c.id, c.slug FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid
+            WHERE raw_content_fts MATCH ? AND c.status = 'pending' AND c.is_active = 1 LIMIT 1`,
+      args: [terms.map((t) => `"${t}"`).join(' OR ')],
+    })
+    const newcomer = pending.rows[0]
+    expect(newcomer).toBeDefined()
+    await app.payload.update({
+      collection: 'content',
+      id: String(newcomer.id),
+      data: { status: 'approved', approvedAt: new Date().toISOString() },
+      overrideAccess: true,
+    })
+    const after = await searchAll(`q=${terms.join('%20')}`)
+    expect(after.total).toBe(before.total + 1)
+    expect(after.slugs).toContain(String(newcomer.slug))
+    expect(after.slugs).toEqual(await oracle(terms))
+
+    const leaving = after.slugs[0]!
+    await app.payload.update({ collection: 'content', where: { slug: { equals: leaving } }, data: { isActive: false }, overrideAccess: true })
+    const last = await searchAll(`q=${terms.join('%20')}`)
+    expect(last.slugs).not.toContain(leaving)
+    expect(last.slugs).toEqual(await oracle(terms))
+  })
+})
