@@ -1,7 +1,8 @@
 /**
  * npm run bench: throughput and latency of the content API on 100,000 items, beside two
  * references measured in the same run on the same data: Payload's stock REST find (with an
- * admin session) and a bare node:http server returning a cached body (the ceiling).
+ * admin session, served by stock `next start` in its own process, as Payload runs it, so its
+ * memory is its own) and a bare node:http server returning a cached body (the ceiling).
  * Prints one markdown table and writes it to bench/results/latest.md. Not a test.
  *
  * Env knobs: BENCH_ITEMS (100000), BENCH_TAGS (2000), BENCH_DURATION seconds (10),
@@ -20,6 +21,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const PORT = Number(process.env.BENCH_PORT ?? 3400)
 const RAW_PORT = PORT + 1
+const STOCK_PORT = PORT + 2
 const base = `http://127.0.0.1:${PORT}`
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`)
 
@@ -191,30 +193,39 @@ async function main() {
     const b = GENERAL[(n * 104_729 + Math.floor(n / GENERAL.length) * 31 + 13) % GENERAL.length]!
     return `/api/v1/content?q=${a}%20${b}`
   }
-  rows.push(await measure('GET /content?q=(new 2-word query each request, cold)', `${api}/content`, {}, pid, false, coldQuery))
+  rows.push(await measure('GET /content?q=(a new 2-word query every request)', `${api}/content`, {}, pid, false, coldQuery))
   rows.push(await measure('GET /content?offset=9000', `${api}/content?offset=9000`, {}, pid))
   rows.push(await measure('GET /content/:slug', `${api}/content/${sample.slug}`, {}, pid))
   rows.push(await measure('GET /catalog', `${api}/catalog`, {}, pid))
   rows.push(await measure('GET /catalog (If-None-Match → 304)', `${api}/catalog`, { 'If-None-Match': etag }, pid, true))
+  // The reference runs as stock Payload does (next start), in its own process on the same
+  // database, started only now so it takes no CPU from the rows above.
+  const stockServer = start('npx', ['next', 'start', '-p', String(STOCK_PORT)], { PORT: String(STOCK_PORT) })
+  await waitFor(`http://127.0.0.1:${STOCK_PORT}/api/v1/ready`, 180_000)
   const stock = await measure(
-    'Payload REST find (same page, admin)',
-    `${base}/api/content?limit=30&sort=-approvedAt&where[status][equals]=approved`,
+    'Payload REST find (same page, admin; stock next start)',
+    `http://127.0.0.1:${STOCK_PORT}/api/content?limit=30&sort=-approvedAt&where[status][equals]=approved`,
     adminHeaders,
-    pid,
+    stockServer.pid,
   )
+  process.kill(-stockServer.pid!, 'SIGTERM')
   rows.push(stock)
   const ceiling = await measure('node:http cached body (ceiling)', `http://127.0.0.1:${RAW_PORT}/`, {}, raw.pid)
   rows.push(ceiling)
 
   const ours = rows[0]!
+  const notModified = rows.find((r) => r.name.includes('304'))!
+  const serverPeak = Math.max(...rows.filter((r) => r !== stock && r !== ceiling).map((r) => r.rssMb))
   const table = [
-    `| Scenario | req/s | p50 ms | p99 ms | server RSS MB | unexpected status |`,
+    `| Scenario | req/s | p50 ms | p99 ms | RSS MB of the serving process | unexpected status |`,
     `|---|---:|---:|---:|---:|---:|`,
     ...rows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb} | ${r.non2xx} |`),
   ].join('\n')
   const ratios = [
     `- GET /content vs Payload REST find: **${(ours.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
     `- GET /content vs bare node:http ceiling: **${((ours.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
+    `- GET /catalog 304 vs bare node:http ceiling: **${((notModified.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
+    `- server.ts peak RSS over its rows: **${serverPeak} MB**`,
   ].join('\n')
   const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · LOG_LEVEL=${env.LOG_LEVEL} · seed ${seedSeconds}s · load average at start ${loadAtStart} (other work on the machine skews every row alike) · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
   process.stdout.write(`${md}\n`)

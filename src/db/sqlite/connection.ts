@@ -8,6 +8,10 @@ import Database from 'libsql'
 type Db = InstanceType<typeof Database>
 type Statement = ReturnType<Db['prepare']>
 
+/** Page cache sizes in KiB (negative, as PRAGMA cache_size takes them). */
+const READ_CACHE = -16384
+const BULK_CACHE = -262144
+
 let db: Db | undefined
 let dbFile: string | undefined
 const statements = new Map<string, Statement>()
@@ -25,7 +29,7 @@ export function connection(file: string): Db {
   db.exec('PRAGMA busy_timeout = 5000')
   // Reads go through SQLite's page cache (bounded, counted in RSS) and the kernel's file
   // cache (not counted); a memory map would put the whole database file in RSS.
-  db.exec('PRAGMA cache_size = -16384')
+  db.exec(`PRAGMA cache_size = ${READ_CACHE}`)
   db.exec('PRAGMA mmap_size = 0')
   return db
 }
@@ -43,3 +47,17 @@ export function statement(file: string, sql: string): Statement {
   return stmt
 }
 
+
+/**
+ * Runs a bulk write with a 256 MiB page cache (index and text-index pages stay in memory
+ * instead of being re-read and re-written per row), then gives the memory back.
+ */
+export function withBulkCache<T>(file: string, work: () => T): T {
+  const conn = connection(file)
+  conn.exec(`PRAGMA cache_size = ${BULK_CACHE}`)
+  try {
+    return work()
+  } finally {
+    conn.exec(`PRAGMA cache_size = ${READ_CACHE}`)
+  }
+}

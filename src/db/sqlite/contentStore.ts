@@ -14,7 +14,7 @@ import type {
   TagListQuery,
   TagRecord,
 } from '../contentTypes'
-import { connection, statement } from './connection'
+import { connection, statement, withBulkCache } from './connection'
 import { ensureContentSchema } from './contentSchema'
 import { ftsPhrase, textRanker } from './textRanking'
 
@@ -293,31 +293,33 @@ export function sqliteContentStore(file: string): ContentStore {
     },
 
     async insertContent(rows: NewContent[]) {
-      const db = connection(file)
-      const insert = db.prepare(
-        `INSERT INTO content (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
-           is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      const nextId = hexIdFactory()
-      const CHUNK = 5000
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        // One transaction per chunk: fast, and other writers are never locked out for long.
-        db.transaction((chunk: NewContent[]) => {
-          for (const r of chunk) {
-            insert.run(
-              r.id ?? nextId(), r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
-              r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
-              r.rejectionReason, r.createdAt, r.updatedAt,
-            )
-          }
-        }).immediate(rows.slice(i, i + CHUNK))
-      }
-      if (rows.length >= 1000) {
-        // Merge the text index's many small segments (one per trigger insert) and refresh stats.
-        db.exec("INSERT INTO raw_content_fts(raw_content_fts) VALUES ('optimize')")
-        db.exec('ANALYZE')
-      }
+      withBulkCache(file, () => {
+        const db = connection(file)
+        const insert = db.prepare(
+          `INSERT INTO content (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
+             is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        const nextId = hexIdFactory()
+        const CHUNK = 5000
+        for (let i = 0; i < rows.length; i += CHUNK) {
+          // One transaction per chunk: fast, and other writers are never locked out for long.
+          db.transaction((chunk: NewContent[]) => {
+            for (const r of chunk) {
+              insert.run(
+                r.id ?? nextId(), r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
+                r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
+                r.rejectionReason, r.createdAt, r.updatedAt,
+              )
+            }
+          }).immediate(rows.slice(i, i + CHUNK))
+        }
+        if (rows.length >= 1000) {
+          // Merge the text index's many small segments (one per trigger insert) and refresh stats.
+          db.exec("INSERT INTO raw_content_fts(raw_content_fts) VALUES ('optimize')")
+          db.exec('ANALYZE')
+        }
+      })
     },
 
     async insertTags(rows: NewTag[]) {
