@@ -11,4 +11,4 @@ ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
 COPY --from=build /app /app
 USER node
 EXPOSE 3000
-CMD ["node", "--import", "tsx", "server.ts"]
+CMD ["node", "--max-old-space-size=384", "--import", "tsx", "server.ts"]

@@ -151,7 +151,8 @@ async function main() {
   log(`seeded in ${seedSeconds}s`)
 
   const useServer = existsSync(path.join(root, 'server.ts'))
-  const server = useServer ? start('npx', ['tsx', 'server.ts']) : start('npx', ['next', 'start', '-p', String(PORT)])
+  // As production runs it (npm start: server.ts with its heap limit).
+  const server = useServer ? start('npm', ['start']) : start('npx', ['next', 'start', '-p', String(PORT)])
   await waitFor(`${base}/api/v1/ready`, 180_000)
   log(`server up (${useServer ? 'server.ts' : 'next start'})`)
 

@@ -24,7 +24,11 @@ async function freePort(): Promise<number> {
   })
 }
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `server.ts` is the production entry point; `next` runs stock `next start` instead (no
+ * server.ts), where /api/v1 is served by the Next route.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}, entry: 'server.ts' | 'next' = 'server.ts'): Promise<RunningServer> {
   const root = path.resolve(import.meta.dirname, '../../..')
   if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     throw new Error('No production build found: run `npm run build` first (`npm test` does).')
@@ -46,7 +50,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     ...extraEnv,
   }
   delete env.DB_NAME
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const args =
+    entry === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)] : ['--max-old-space-size=384', '--import', 'tsx', 'server.ts']
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const logs: string[] = []
   child.stdout!.on('data', (d) => logs.push(String(d)))
   child.stderr!.on('data', (d) => logs.push(String(d)))
