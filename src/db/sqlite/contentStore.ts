@@ -161,8 +161,8 @@ export function sqliteContentStore(file: string): ContentStore {
    * The public relevance order of a search, from cached per-term scores; other filters
    * (short terms, taxonomy, tags, period) then keep the rows that pass them, in order.
    */
-  const rankedPublicOrder = async (q: ContentListQuery): Promise<Int32Array> => {
-    const ranked = await ranker.rank(contentVersion(), q.text!.terms)
+  const rankedPublicOrder = async (q: ContentListQuery, version: string): Promise<Int32Array> => {
+    const ranked = await ranker.rank(version, q.text!.terms)
     if (!hasOtherFilters(q) || ranked.length === 0) return ranked
     const b = buildFilter({ ...q, text: { terms: [], shortTerms: q.text!.shortTerms } })
     const where = `${b.where ? `${b.where} AND` : 'WHERE'} c.rowid IN (SELECT value FROM json_each(?))`
@@ -171,7 +171,8 @@ export function sqliteContentStore(file: string): ContentStore {
     return ranked.filter((rowid) => passing.has(rowid))
   }
 
-  const readPage = async (q: ContentListQuery): Promise<ContentPage> => {
+  /** One page at one data version (read once by the caller, so every cache below agrees). */
+  const readPage = async (q: ContentListQuery, version: string): Promise<ContentPage> => {
     const b = buildFilter(q)
     const sort = q.sort === 'relevance' && !b.ranked ? 'newest' : q.sort
     // Two steps: the page's rowids from the (covering) index, then only those rows, so a
@@ -183,9 +184,9 @@ export function sqliteContentStore(file: string): ContentStore {
       // A search scores (or pattern-matches) every candidate whatever the page: do it once
       // per data version and serve every page, and the total, from the ranked order.
       const fromTermScores = sort === 'relevance' && isPublicView(q)
-      const order = await rankedOrders.get(contentVersion(), `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
+      const order = await rankedOrders.get(version, `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
         fromTermScores
-          ? rankedPublicOrder(q)
+          ? rankedPublicOrder(q, version)
           : Int32Array.from(rowidList(`${orderSql} LIMIT ${RANKED_CAP}`, b.args)),
       )
       const complete = fromTermScores || order.length < RANKED_CAP
@@ -206,7 +207,7 @@ export function sqliteContentStore(file: string): ContentStore {
       return { rows, total: q.offset + rows.length, estimated: false }
     }
     const countSql = `SELECT count(*) FROM ${b.from} ${b.where}`
-    const total = await cachedCount(contentVersion(), `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
+    const total = await cachedCount(version, `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
       Number(get(countSql, b.args)?.[0] ?? 0),
     )
     // Totals here are exact (cached per data version), so estimate=true needs no shortcut.
@@ -221,7 +222,8 @@ export function sqliteContentStore(file: string): ContentStore {
     async listContent(q) {
       // The same page is asked for again and again (every client opens the same feed): it
       // is read once per data version.
-      return pages.get(contentVersion(), JSON.stringify(q), () => readPage(q))
+      const version = contentVersion()
+      return pages.get(version, JSON.stringify(q), () => readPage(q, version))
     },
 
     async contentBySlug(slug) {
