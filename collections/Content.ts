@@ -2,7 +2,7 @@ import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
-import { invalidateCounts } from '../src/db/engine'
+import { contentChangedHook } from '../src/services/contentHooks'
 import { slugProblem } from '../src/slug'
 import { slugField } from './taxonomyFields'
 
@@ -62,8 +62,8 @@ export const Content: CollectionConfig = {
   },
   defaultSort: '-approvedAt',
   endpoints: contentModerationEndpoints,
-  // Cached list totals are keyed by a data version; a local write also drops them at once.
-  hooks: { afterChange: [({ doc }) => (invalidateCounts(), doc)] },
+  // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
+  hooks: { afterChange: [contentChangedHook] },
   fields: [
     slugField({ unique: true }),
     { name: 'title', type: 'text', required: true, maxLength: 200 },

@@ -1,90 +1,86 @@
 /**
- * Everything that differs between the two database engines lives here, behind one interface:
- * the Payload adapter, 24-hex ids, liveness, schema sync, the content store (lists, search,
- * counts), refresh-token claims, rate-limit counters, tag renames and moderation moves.
- * Nothing else in the code base may branch on the engine.
+ * Everything that differs between the two database engines lives behind one typed object,
+ * EngineOps (src/db/engineOps.ts), implemented by sqliteEngine and mongoEngine and selected
+ * once from the configuration. Nothing else in the code base may branch on the engine.
  */
-import { mongooseAdapter } from '@payloadcms/db-mongodb'
-import { sqliteAdapter } from '@payloadcms/db-sqlite'
-import { mkdirSync } from 'node:fs'
-import path from 'node:path'
-import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
+import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } from 'payload'
 
-import type { AppConfig } from '../config'
-import { newHexId } from './ids'
-import { syncSqliteSchema } from './sqliteSchema'
+import { getConfig, type AppConfig } from '../config'
+import type { ClaimResult, RateLimitHit } from './authTypes'
+import type { ContentStore } from './contentTypes'
+import type { Engine, EngineOps } from './engineOps'
+import { mongoEngine } from './mongo/engine'
+import type { TagRenameInput, TagRenameResult } from './renameTypes'
+import { sqliteEngine } from './sqlite/engine'
+import type { Domain } from './versionDomains'
 
-export type Engine = 'sqlite' | 'mongodb'
+export type { Engine, EngineOps } from './engineOps'
+export type { Domain } from './versionDomains'
 
+const ENGINES: Record<Engine, EngineOps> = { sqlite: sqliteEngine, mongodb: mongoEngine }
 
-function sqliteFile(uri: string): string {
-  const file = uri.replace(/^file:/, '')
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
-  return file
+export const engineFor = (name: Engine): EngineOps => ENGINES[name]
+
+let selected: EngineOps | undefined
+
+/** The running engine (from the configuration, chosen on first use). */
+export function engine(): EngineOps {
+  selected ??= engineFor(getConfig().database.engine)
+  return selected
 }
 
 export function databaseAdapter(db: AppConfig['database']): DatabaseAdapterObj {
-  if (db.engine === 'mongodb') {
-    return mongooseAdapter({ url: db.uri, ...(db.name ? { connectOptions: { dbName: db.name } } : {}) })
-  }
-  return sqliteAdapter({
-    client: { url: `file:${sqliteFile(db.uri)}` },
-    // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
-    wal: true,
-    busyTimeout: 5000,
-    // The service syncs the schema itself (prepareDatabase), in production too.
-    push: false,
-  })
+  return engineFor(db.engine).adapter(db)
 }
 
-/**
- * On SQLite, collections get a text `id` that defaults to a fresh 24-hex value, so that ids
- * look the same on both engines. MongoDB's ObjectIds already are.
- */
-export function withEngineIds(engine: Engine, collections: CollectionConfig[]): CollectionConfig[] {
-  if (engine === 'mongodb') return collections
-  return collections.map((c) => ({
-    ...c,
-    fields: [
-      { name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => newHexId() },
-      ...c.fields,
-    ],
-  }))
+/** On SQLite, collections get a text `id` that defaults to a fresh 24-hex value, so ids look the same on both engines. */
+export function withEngineIds(name: Engine, collections: CollectionConfig[]): CollectionConfig[] {
+  return engineFor(name).withIds(collections)
 }
 
 /** True once the database answers a trivial query. */
-export async function ping(payload: Payload): Promise<boolean> {
-  try {
-    const db = payload.db as unknown as {
-      name?: string
-      client?: { execute(sql: string): Promise<unknown> }
-      connection?: { db?: { admin(): { ping(): Promise<unknown> } } }
-    }
-    if (db.connection?.db) await db.connection.db.admin().ping()
-    else if (db.client) await db.client.execute('SELECT 1')
-    else return false
-    return true
-  } catch {
-    return false
-  }
+export function ping(payload: Payload): Promise<boolean> {
+  return engine().ping(payload)
 }
 
-/** Brings the database schema up to date before anything else runs. */
-export async function prepareDatabase(payload: Payload, engine: Engine): Promise<void> {
-  if (engine === 'sqlite') await syncSqliteSchema(payload)
+/** Brings the database up to date (or refuses it) before anything else runs. */
+export async function prepareDatabase(payload: Payload, name: Engine): Promise<void> {
+  await engineFor(name).prepare(payload)
 }
 
-// The content and taxonomy fast paths (one interface over both engines).
-export { contentStoreFor } from './contentStore'
+// ---- The content and taxonomy fast paths ----
 export { invalidateCounts } from './countCache'
 export type * from './contentTypes'
 
-// ---- Identity primitives (refresh-token claim, rate-limit counters) ----
-import { getConfig } from '../config'
-import type { ClaimResult, RateLimitHit } from './authTypes'
-import { claimRefreshTokenMongo, hitRateLimitMongo } from './mongo/authPrimitives'
-import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './sqlite/authPrimitives'
+const stores = new WeakMap<object, ContentStore>()
 
+export function contentStoreFor(payload: Payload): ContentStore {
+  let store = stores.get(payload.db)
+  if (!store) {
+    store = engine().contentStore(payload)
+    stores.set(payload.db, store)
+  }
+  return store
+}
+
+// ---- Change counters (tests read them through versionOf; hooks move them through onDomainWrite) ----
+
+/** A domain's current change counter ('content' or 'taxonomy'), as an opaque string. */
+export function versionOf(payload: Payload, domain: Domain): Promise<string> {
+  return engine().versionOf(payload, domain)
+}
+
+/** Collection hooks call this on every write to a versioned collection (a no-op where triggers do it). */
+export function onDomainWrite(req: PayloadRequest, domain: Domain): Promise<void> {
+  return engine().onDomainWrite(req, domain)
+}
+
+/** Runs a write again on the engine's transient failures (MongoDB write conflicts), with bounded backoff. */
+export function withTransientRetry<T>(fn: () => Promise<T>): Promise<T> {
+  return engine().withTransientRetry(fn)
+}
+
+// ---- Identity primitives (refresh-token claim, rate-limit counters) ----
 export type { ClaimResult, RateLimitHit } from './authTypes'
 
 /**
@@ -92,40 +88,27 @@ export type { ClaimResult, RateLimitHit } from './authTypes'
  * concurrent callers presenting the same token exactly one gets `claimed: true`.
  */
 export function claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now = new Date()): Promise<ClaimResult> {
-  return getConfig().database.engine === 'mongodb'
-    ? claimRefreshTokenMongo(payload, tokenHash, reason, now)
-    : claimRefreshTokenSqlite(payload, tokenHash, reason, now)
+  return engine().claimRefreshToken(payload, tokenHash, reason, now)
 }
 
 /** One hit on the database-backed rate-limit counter `key` (fixed window). */
 export function hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit> {
-  return getConfig().database.engine === 'mongodb'
-    ? hitRateLimitMongo(payload, key, points, durationSeconds)
-    : hitRateLimitSqlite(payload, key, points, durationSeconds)
+  return engine().hitRateLimit(payload, key, points, durationSeconds)
 }
 
-// ---- Tag rename: tag, content tagSlugs and audit in one transaction ----
-import type { TagRenameInput, TagRenameResult } from './renameTypes'
-import { renameTagMongo } from './mongo/tagRename'
-import { sqliteFileOf } from './sqlite/connection'
-import { renameTagSqlite } from './sqlite/tagRename'
-
+// ---- Tag rename: tag, content tagSlugs, audit and counters in one transaction ----
 export type { TagRenameInput, TagRenameResult } from './renameTypes'
 
-export async function renameTagAtomically(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
-  const db = getConfig().database
-  return db.engine === 'mongodb' ? renameTagMongo(payload, input) : renameTagSqlite(sqliteFileOf(db.uri), input)
+export function renameTagAtomically(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
+  return engine().renameTag(payload, input)
 }
 
 // ---- Moderation: a status move that only one of concurrent callers can make ----
-import { transitionStatusMongo } from './mongo/moderation'
 import type { StatusTransition } from './moderationTypes'
-import { transitionStatusSqlite } from './sqlite/moderation'
 
 export type { StatusTransition } from './moderationTypes'
 
 /** True when this call moved the item; false when it was no longer in `from`. */
-export async function transitionContentStatus(payload: Payload, t: StatusTransition): Promise<boolean> {
-  const db = getConfig().database
-  return db.engine === 'mongodb' ? transitionStatusMongo(payload, t) : transitionStatusSqlite(sqliteFileOf(db.uri), t)
+export function transitionContentStatus(payload: Payload, t: StatusTransition): Promise<boolean> {
+  return engine().transitionStatus(payload, t)
 }

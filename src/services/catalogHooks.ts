@@ -1,15 +1,19 @@
 /**
- * In-process half of catalog invalidation: a taxonomy write in this process bumps a local
- * generation so the next GET /catalog rebuilds even if the database-derived version could
- * not tell (two writes in one millisecond). Other processes notice via that version.
+ * Catalog invalidation from Payload's writes to taxonomy collections: the taxonomy change
+ * counter moves in the write's own transaction (onDomainWrite: MongoDB; SQLite's triggers
+ * already do), which every process reads; a local generation also drops this process's
+ * caches at once.
  */
 import type { CollectionAfterChangeHook } from 'payload'
+
+import { onDomainWrite } from '../db/engine'
 
 let generation = 0
 
 export const localCatalogGeneration = (): number => generation
 
-export const catalogChangedHook: CollectionAfterChangeHook = ({ doc }) => {
+export const catalogChangedHook: CollectionAfterChangeHook = async ({ doc, req }) => {
+  await onDomainWrite(req, 'taxonomy')
   generation += 1
   return doc
 }

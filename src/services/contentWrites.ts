@@ -6,7 +6,7 @@ import type { Payload } from 'payload'
 
 import type { AuthUser } from '../../access/guards'
 import { getConfig } from '../config'
-import { contentStoreFor, invalidateCounts, transitionContentStatus, type ContentRecord } from '../db/engine'
+import { contentStoreFor, invalidateCounts, transitionContentStatus, withTransientRetry, type ContentRecord } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { emit } from '../events/bus'
 import { assertSlug, RESERVED_SLUGS, suggestSlug } from '../slug'
@@ -96,7 +96,7 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
     if (!slug) break
     if (!explicit && (await store.contentBySlug(slug))) continue
     try {
-      await payload.create({
+      await withTransientRetry(() => payload.create({
         collection: 'content',
         data: {
           slug,
@@ -112,7 +112,7 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
           submittedBy: user.id,
         },
         overrideAccess: true,
-      })
+      }))
     } catch (err) {
       // A concurrent submission took the slug between the check and the insert.
       if (isUniqueViolation(err)) {
@@ -185,7 +185,9 @@ export async function softDeleteContent(payload: Payload, slug: string): Promise
   const record = await contentStoreFor(payload).contentBySlug(slug)
   if (!record) throw notFound()
   if (record.isActive) {
-    await payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true })
+    await withTransientRetry(() =>
+      payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true }),
+    )
     invalidateCounts()
   }
   return { deleted: true, id: record.id }

@@ -6,7 +6,7 @@
  */
 import type { Payload } from 'payload'
 
-import { invalidateCounts, renameTagAtomically } from '../db/engine'
+import { invalidateCounts, renameTagAtomically, withTransientRetry } from '../db/engine'
 import { ApiError, validationFailed } from '../errors'
 import { assertSlug, suggestSlug } from '../slug'
 import { getTaxonomy } from './catalog'
@@ -35,7 +35,7 @@ export async function createTag(payload: Payload, input: NewTagInput): Promise<T
   const slug = assertSlug(input.slug ?? suggestSlug(input.label))
   const facet = await facetId(payload, input.facet)
   try {
-    await payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true })
+    await withTransientRetry(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true }))
   } catch (err) {
     if (isUniqueViolation(err, 'slug')) throw slugConflict(slug)
     throw err
@@ -51,7 +51,7 @@ export async function updateTag(payload: Payload, slug: string, patch: TagPatch)
   if (patch.label !== undefined) data.label = patch.label
   if (patch.facet !== undefined) data.facet = await facetId(payload, patch.facet)
   if (Object.keys(data).length > 0) {
-    await payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true })
+    await withTransientRetry(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true }))
   }
   return getTag(payload, slug)
 }
@@ -70,7 +70,7 @@ export async function renameTag(
   if (result.outcome === 'not_found') throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
   if (result.outcome === 'taken') throw slugConflict(newSlug)
   // The rename bypassed Payload's hooks: invalidate this process's caches directly (other
-  // processes see the new tags.updated_at in the database-derived versions).
+  // processes see the change counters the rename moved in its transaction).
   bumpCatalogGeneration()
   invalidateCounts()
   return { slug: newSlug, contentCount: result.contentCount }

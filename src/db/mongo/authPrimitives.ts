@@ -1,64 +1,57 @@
 /**
- * MongoDB primitives for identity: the atomic refresh-token claim (findOneAndUpdate) and
- * rate-limit counters (rate-limiter-flexible's RateLimiterMongo on Payload's connection).
+ * MongoDB primitives for identity: the atomic refresh-token claim (a conditional
+ * findOneAndUpdate) and rate-limit counters (rate-limiter-flexible's RateLimiterMongo on
+ * Payload's client; its indexes are built and awaited at start-up, src/db/mongo/indexes).
  */
+import type { Db, ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
 
 import type { ClaimResult, RateLimitHit } from '../authTypes'
+import { RATE_LIMIT_COLLECTION } from './indexes'
+import { nativeClient, nativeDb, payloadCollection } from './native'
+import { withTransientRetry } from './retry'
 
-type MongooseLike = {
-  collections: Record<string, { findOneAndUpdate(filter: object, update: object, options: object): { lean(): Promise<unknown> } }>
-  connection: { getClient(): unknown; db?: { databaseName: string }; name?: string }
-}
+type RefreshTokenDoc = { _id: ObjectId; tokenHash: string; revokedAt?: Date | null; revokedReason?: string | null; updatedAt: Date }
 
-const adapter = (payload: Payload) => payload.db as unknown as MongooseLike
+/** `revokedAt: null` matches both a null and a missing field. */
+export const claimFilter = (tokenHash: string) => ({ tokenHash, revokedAt: null })
+export const claimUpdate = (reason: string, now: Date) => ({ $set: { revokedAt: now, revokedReason: reason, updatedAt: now } })
 
 /** Marks the token revoked only if it still is not: exactly one of concurrent callers wins. */
-export async function claimRefreshTokenMongo(
-  payload: Payload,
-  tokenHash: string,
-  reason: string,
-  now: Date,
-): Promise<ClaimResult> {
-  const model = adapter(payload).collections['refresh-tokens']!
-  // `revokedAt: null` matches both a null and a missing field.
-  const doc = await model
-    .findOneAndUpdate(
-      { tokenHash, revokedAt: null },
-      { $set: { revokedAt: now, revokedReason: reason, updatedAt: now } },
-      { new: true },
-    )
-    .lean()
+export async function claimRefreshTokenMongo(payload: Payload, tokenHash: string, reason: string, now: Date): Promise<ClaimResult> {
+  const tokens = payloadCollection<RefreshTokenDoc>(payload, 'refresh-tokens')
+  const doc = await withTransientRetry(() =>
+    tokens.findOneAndUpdate(claimFilter(tokenHash), claimUpdate(reason, now), { returnDocument: 'after', projection: { _id: 1 } }),
+  )
   return { claimed: doc != null }
 }
 
-const limiters = new Map<string, RateLimiterMongo>()
+const limiters = new WeakMap<Db, Map<string, RateLimiterMongo>>()
 
 function limiterFor(payload: Payload, points: number, durationSeconds: number): RateLimiterMongo {
+  const db = nativeDb(payload)
+  let byShape = limiters.get(db)
+  if (!byShape) limiters.set(db, (byShape = new Map()))
   const id = `${points}/${durationSeconds}`
-  let limiter = limiters.get(id)
+  let limiter = byShape.get(id)
   if (!limiter) {
-    const connection = adapter(payload).connection
     limiter = new RateLimiterMongo({
-      storeClient: connection.getClient(),
-      dbName: connection.db?.databaseName ?? connection.name,
-      tableName: 'raw_rate_limits',
+      storeClient: nativeClient(payload),
+      dbName: db.databaseName,
+      tableName: RATE_LIMIT_COLLECTION,
       keyPrefix: 'rl',
       points,
       duration: durationSeconds,
+      // Start-up builds and awaits these indexes (a background build would go unchecked).
+      disableIndexesCreation: true,
     })
-    limiters.set(id, limiter)
+    byShape.set(id, limiter)
   }
   return limiter
 }
 
-export async function hitRateLimitMongo(
-  payload: Payload,
-  key: string,
-  points: number,
-  durationSeconds: number,
-): Promise<RateLimitHit> {
+export async function hitRateLimitMongo(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit> {
   try {
     const res = await limiterFor(payload, points, durationSeconds).consume(key, 1)
     return { allowed: true, consumed: res.consumedPoints, msBeforeReset: res.msBeforeNext }

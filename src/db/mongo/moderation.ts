@@ -1,19 +1,23 @@
-/** Conditional status moves on MongoDB: updateOne guarded by the current status. */
+/** Conditional status moves on MongoDB: updateOne guarded by the current status, with the content counter, in one transaction. */
+import type { Filter, UpdateFilter } from 'mongodb'
 import type { Payload } from 'payload'
 
 import type { StatusTransition } from '../moderationTypes'
+import type { ContentDoc } from './documents'
+import { oid, payloadCollection } from './native'
+import { inTransaction } from './transaction'
+import { bumpVersion } from './versions'
 
-type Native = { updateOne(filter: object, update: object): Promise<{ modifiedCount: number }> }
-type MongoAdapter = {
-  collections: Record<string, { collection: Native }>
-  mongoose: { Types: { ObjectId: new (id: string) => unknown } }
-}
+export const transitionFilter = (t: StatusTransition): Filter<ContentDoc> => ({ _id: oid(t.id), status: t.from })
+export const transitionUpdate = (t: StatusTransition): UpdateFilter<ContentDoc> => ({
+  $set: { status: t.to, approvedAt: t.approvedAt, rejectionReason: t.rejectionReason, updatedAt: t.at },
+})
 
 export async function transitionStatusMongo(payload: Payload, t: StatusTransition): Promise<boolean> {
-  const db = payload.db as unknown as MongoAdapter
-  const result = await db.collections.content!.collection.updateOne(
-    { _id: new db.mongoose.Types.ObjectId(t.id), status: t.from },
-    { $set: { status: t.to, approvedAt: t.approvedAt, rejectionReason: t.rejectionReason, updatedAt: t.at } },
-  )
-  return result.modifiedCount === 1
+  return inTransaction(payload, async ({ session, db }) => {
+    const result = await payloadCollection<ContentDoc>(payload, 'content').updateOne(transitionFilter(t), transitionUpdate(t), { session })
+    if (result.modifiedCount !== 1) return false
+    await bumpVersion(db, 'content', session)
+    return true
+  })
 }

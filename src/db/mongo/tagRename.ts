@@ -1,23 +1,21 @@
 /**
- * Tag rename on MongoDB: one multi-document transaction (needs the replica set) over the
- * tag, every content item's tagSlugs (positional arrayFilters keep order) and the audit row.
+ * Tag rename on MongoDB, one multi-document transaction: the tag's slug and the audit row
+ * through Payload's adapter operations (joined to the transaction through its session
+ * table), every content item's tagSlugs through the driver (a positional arrayFilters
+ * update keeps the order; Payload has no such operation), and both change counters.
+ * A duplicate-key race on the new slug is "taken", like the check before it.
  */
-import type { Payload } from 'payload'
+import { MongoServerError } from 'mongodb'
+import { ValidationError, type Payload } from 'payload'
 
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
+import { renameInContent } from './contentQueries'
+import type { ContentDoc } from './documents'
+import { payloadCollection } from './native'
+import { inTransaction } from './transaction'
+import { bumpVersion } from './versions'
 
-type Session = { withTransaction(fn: () => Promise<void>): Promise<unknown>; endSession(): Promise<void> }
-type Native = {
-  findOne(filter: object, options?: object): Promise<{ _id: unknown } | null>
-  updateOne(filter: object, update: object, options?: object): Promise<{ modifiedCount: number }>
-  updateMany(filter: object, update: object, options?: object): Promise<{ modifiedCount: number }>
-  insertOne(doc: object, options?: object): Promise<unknown>
-}
-type MongoAdapter = {
-  collections: Record<string, { collection: Native }>
-  connection: { getClient(): { startSession(): Session } }
-  mongoose: { Types: { ObjectId: new (id?: string) => unknown } }
-}
+const DUPLICATE_KEY = 11000
 
 class Outcome extends Error {
   constructor(readonly result: TagRenameResult) {
@@ -25,44 +23,45 @@ class Outcome extends Error {
   }
 }
 
+/** A unique-index violation, raw or as Payload's adapter reports it (ValidationError on the field). */
+export function isDuplicateSlug(err: unknown): boolean {
+  if (err instanceof MongoServerError) return err.code === DUPLICATE_KEY
+  if (err instanceof ValidationError) return err.data.errors.some((e) => e.path === 'slug')
+  return false
+}
+
 export async function renameTagMongo(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
-  const db = payload.db as unknown as MongoAdapter
-  const tags = db.collections.tags!.collection
-  const content = db.collections.content!.collection
-  const audit = db.collections['tag-renames']!.collection
-  const session = db.connection.getClient().startSession()
-  let result: TagRenameResult = { outcome: 'not_found' }
   try {
-    await session.withTransaction(async () => {
-      const tag = await tags.findOne({ slug: input.oldSlug }, { session })
+    return await inTransaction(payload, async ({ session, req, db }) => {
+      const tag = await payload.db.findOne({ collection: 'tags', where: { slug: { equals: input.oldSlug } }, req })
       if (!tag) throw new Outcome({ outcome: 'not_found' })
-      if (await tags.findOne({ slug: input.newSlug }, { session })) throw new Outcome({ outcome: 'taken' })
-      await tags.updateOne({ _id: tag._id }, { $set: { slug: input.newSlug, updatedAt: input.at } }, { session })
-      const updated = await content.updateMany(
-        { tagSlugs: input.oldSlug },
-        { $set: { 'tagSlugs.$[old]': input.newSlug, updatedAt: input.at } },
-        { session, arrayFilters: [{ old: input.oldSlug }] },
-      )
+      const taken = await payload.db.findOne({ collection: 'tags', where: { slug: { equals: input.newSlug } }, req })
+      if (taken) throw new Outcome({ outcome: 'taken' })
+      await payload.db.updateOne({ collection: 'tags', id: tag.id, data: { slug: input.newSlug, updatedAt: input.at.toISOString() }, req })
+      const rename = renameInContent(input.oldSlug, input.newSlug, input.at)
+      const updated = await payloadCollection<ContentDoc>(payload, 'content').updateMany(rename.filter, rename.update, {
+        session,
+        arrayFilters: rename.arrayFilters,
+      })
       input.afterContentUpdate?.()
-      await audit.insertOne(
-        {
-          actor: input.actorId ? new db.mongoose.Types.ObjectId(input.actorId) : null,
+      await payload.db.create({
+        collection: 'tag-renames',
+        data: {
+          actor: input.actorId,
           oldSlug: input.oldSlug,
           newSlug: input.newSlug,
           contentCount: updated.modifiedCount,
-          at: input.at,
-          createdAt: input.at,
-          updatedAt: input.at,
+          at: input.at.toISOString(),
         },
-        { session },
-      )
-      result = { outcome: 'renamed', contentCount: updated.modifiedCount }
+        req,
+      })
+      await bumpVersion(db, 'taxonomy', session)
+      if (updated.modifiedCount > 0) await bumpVersion(db, 'content', session)
+      return { outcome: 'renamed', contentCount: updated.modifiedCount }
     })
   } catch (err) {
     if (err instanceof Outcome) return err.result
+    if (isDuplicateSlug(err)) return { outcome: 'taken' }
     throw err
-  } finally {
-    await session.endSession()
   }
-  return result
 }

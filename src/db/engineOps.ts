@@ -1,0 +1,39 @@
+/**
+ * The one interface both database engines implement (src/db/sqlite/engine.ts,
+ * src/db/mongo/engine.ts); src/db/engine.ts selects one. A member missing or mistyped in
+ * either engine is a compile error.
+ */
+import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } from 'payload'
+
+import type { AppConfig } from '../config'
+import type { ClaimResult, RateLimitHit } from './authTypes'
+import type { ContentStore } from './contentTypes'
+import type { StatusTransition } from './moderationTypes'
+import type { TagRenameInput, TagRenameResult } from './renameTypes'
+import type { Domain } from './versionDomains'
+
+export type Engine = 'sqlite' | 'mongodb'
+
+export type EngineOps = {
+  readonly name: Engine
+  /** Payload's database adapter for this engine. */
+  adapter(db: AppConfig['database']): DatabaseAdapterObj
+  /** Collections as this engine stores them (SQLite: 24-hex text ids like ObjectIds). */
+  withIds(collections: CollectionConfig[]): CollectionConfig[]
+  /** True once the database answers a trivial command. */
+  ping(payload: Payload): Promise<boolean>
+  /** Before anything else at start-up: schema sync (SQLite); replica set and Payload's indexes (MongoDB). */
+  prepare(payload: Payload): Promise<void>
+  /** The content/taxonomy fast paths. */
+  contentStore(payload: Payload): ContentStore
+  claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date): Promise<ClaimResult>
+  hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit>
+  renameTag(payload: Payload, input: TagRenameInput): Promise<TagRenameResult>
+  transitionStatus(payload: Payload, t: StatusTransition): Promise<boolean>
+  /** A domain's change counter, as caches key on it. */
+  versionOf(payload: Payload, domain: Domain): Promise<string>
+  /** For collection hooks: moves the domain's counter in the hook's transaction (SQLite: triggers already did). */
+  onDomainWrite(req: PayloadRequest, domain: Domain): Promise<void>
+  /** Runs a write again on the engine's transient failures, a bounded number of times. */
+  withTransientRetry<T>(fn: () => Promise<T>): Promise<T>
+}

@@ -1,0 +1,131 @@
+/**
+ * Every filter, sort, pipeline and update document the MongoDB store sends, as pure
+ * functions (test/db/mongoQueries.test.ts pins them exactly).
+ */
+import type { Document, Filter, ObjectId, Sort, UpdateFilter } from 'mongodb'
+
+import type { ContentListQuery, ContentRecord, ContentSort, TagListQuery } from '../contentTypes'
+import type { ContentDoc, TagDoc } from './documents'
+import { isHexId, oid, oids } from './native'
+import { isStopWord } from './stopWords'
+
+export const CONTENT_PROJECTION = {
+  slug: 1, title: 1, description: 1, url: 1, tagSlugs: 1, group: 1, channel: 1, platform: 1, status: 1,
+  isActive: 1, submittedBy: 1, approvedAt: 1, rejectionReason: 1, createdAt: 1, updatedAt: 1, thumbnailUrl: 1,
+} as const
+
+export const TEXT_SCORE = { $meta: 'textScore' } as const
+
+export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * How q's terms are matched. The text index (english) drops stop words; SQLite's FTS5
+ * keeps them. A query of stop words only would match nothing through the index, so it
+ * matches them as whole words in title or description instead, as FTS5 does.
+ */
+export function textMode(q: Pick<ContentListQuery, 'text'>): 'none' | 'index' | 'words' {
+  const terms = q.text?.terms ?? []
+  if (terms.length === 0) return 'none'
+  return terms.every(isStopWord) ? 'words' : 'index'
+}
+
+const wordPattern = (term: string) => ({ $regex: `\\b${escapeRegex(term)}\\b`, $options: 'i' })
+
+export function contentFilter(q: ContentListQuery): Filter<ContentDoc> {
+  const f: Filter<ContentDoc> = {}
+  const and: Filter<ContentDoc>[] = []
+  const mode = textMode(q)
+  if (mode === 'index') f.$text = { $search: q.text!.terms.join(' ') }
+  if (mode === 'words') {
+    // Any term (FTS5's OR), as a whole word, in the title or the description.
+    and.push({ $or: q.text!.terms.flatMap((t) => [{ title: wordPattern(t) }, { description: wordPattern(t) }]) })
+  }
+  for (const t of q.text?.shortTerms ?? []) and.push({ title: { $regex: escapeRegex(t), $options: 'i' } })
+  if (q.statuses !== 'all') f.status = { $in: q.statuses }
+  if (!q.includeInactive) f.isActive = true
+  if (q.approvedSince) f.approvedAt = { $gte: new Date(q.approvedSince) }
+  if (q.groupIds) f.group = { $in: oids(q.groupIds) }
+  if (q.channelIds) f.channel = { $in: oids(q.channelIds) }
+  if (q.platformIds) f.platform = { $in: oids(q.platformIds) }
+  if (q.tags) f.tagSlugs = { $in: q.tags }
+  if (and.length) f.$and = and
+  return f
+}
+
+const SORTS: Record<ContentSort, Sort> = {
+  newest: { approvedAt: -1, _id: -1 },
+  oldest: { approvedAt: 1, _id: 1 },
+  alpha: { title: 1, _id: 1 },
+  relevance: { score: TEXT_SCORE, approvedAt: -1, _id: -1 },
+}
+
+/** Relevance needs the text index's score; without it, newest first (as on SQLite). */
+export function contentSort(q: Pick<ContentListQuery, 'sort' | 'text'>): Sort {
+  return SORTS[q.sort === 'relevance' && textMode(q) !== 'index' ? 'newest' : q.sort]
+}
+
+export function contentProjection(q: Pick<ContentListQuery, 'text'>): Document {
+  return textMode(q) === 'index' ? { ...CONTENT_PROJECTION, score: TEXT_SCORE } : CONTENT_PROJECTION
+}
+
+/**
+ * Short terms are substrings of the title (unanchored, as SQLite's LIKE): the title index
+ * lets the server test them on index keys within the status prefix instead of fetching
+ * every document.
+ */
+export function contentHint(q: ContentListQuery): string | undefined {
+  if (textMode(q) === 'index' || !q.text?.shortTerms.length) return undefined
+  return 'raw_content_alpha'
+}
+
+/** Approved, active items sharing the channel or a tag, scored 2×channel + shared tags. */
+export function relatedPipeline(item: Pick<ContentRecord, 'id' | 'channelId' | 'tagSlugs'>, limit: number): Document[] {
+  const channel: ObjectId | null = item.channelId && isHexId(item.channelId) ? oid(item.channelId) : null
+  const or: Filter<ContentDoc>[] = [{ tagSlugs: { $in: item.tagSlugs } }]
+  if (channel) or.push({ channel })
+  return [
+    { $match: { status: 'approved', isActive: true, _id: { $ne: oid(item.id) }, $or: or } },
+    {
+      $addFields: {
+        score: {
+          $add: [
+            channel ? { $cond: [{ $eq: ['$channel', channel] }, 2, 0] } : 0,
+            { $size: { $setIntersection: [{ $ifNull: ['$tagSlugs', []] }, item.tagSlugs] } },
+          ],
+        },
+      },
+    },
+    { $sort: { score: -1, approvedAt: -1, _id: -1 } },
+    { $limit: limit },
+    { $project: CONTENT_PROJECTION },
+  ]
+}
+
+export function tagFilter(q: Pick<TagListQuery, 'facetIds' | 'prefix'>): Filter<TagDoc> {
+  const f: Filter<TagDoc> = {}
+  if (q.facetIds) f.facet = { $in: oids(q.facetIds) }
+  if (q.prefix) {
+    const re = { $regex: `^${escapeRegex(q.prefix)}`, $options: 'i' }
+    f.$or = [{ slug: re }, { label: re }]
+  }
+  return f
+}
+
+export const TAG_SORT: Sort = { label: 1, slug: 1 }
+
+/** Approved, active content per tag among `slugs`. */
+export function tagUsagePipeline(slugs: string[]): Document[] {
+  return [
+    { $match: { tagSlugs: { $in: slugs }, status: 'approved', isActive: true } },
+    { $unwind: '$tagSlugs' },
+    { $match: { tagSlugs: { $in: slugs } } },
+    { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
+  ]
+}
+
+/** Every content item holding oldSlug: the slug replaced in place (order kept), updatedAt stamped. */
+export function renameInContent(oldSlug: string, newSlug: string, at: Date) {
+  const filter: Filter<ContentDoc> = { tagSlugs: oldSlug }
+  const update: UpdateFilter<ContentDoc> = { $set: { 'tagSlugs.$[old]': newSlug, updatedAt: at } }
+  return { filter, update, arrayFilters: [{ old: oldSlug }] }
+}

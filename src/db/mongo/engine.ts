@@ -1,0 +1,40 @@
+/** MongoDB (production) behind EngineOps. */
+import { mongooseAdapter } from '@payloadcms/db-mongodb'
+
+import type { EngineOps } from '../engineOps'
+import { claimRefreshTokenMongo, hitRateLimitMongo } from './authPrimitives'
+import { mongoContentStore } from './contentStore'
+import { ensurePayloadIndexes } from './indexes'
+import { transitionStatusMongo } from './moderation'
+import { nativeDb } from './native'
+import { withTransientRetry } from './retry'
+import { renameTagMongo } from './tagRename'
+import { requireReplicaSet } from './transaction'
+import { bumpVersionForRequest, readVersion } from './versions'
+
+export const mongoEngine: EngineOps = {
+  name: 'mongodb',
+  adapter: (db) => mongooseAdapter({ url: db.uri, ...(db.name ? { connectOptions: { dbName: db.name } } : {}) }),
+  // ObjectIds already are 24-hex.
+  withIds: (collections) => collections,
+  async ping(payload) {
+    try {
+      await nativeDb(payload).command({ ping: 1 })
+      return true
+    } catch {
+      return false
+    }
+  },
+  async prepare(payload) {
+    await requireReplicaSet(nativeDb(payload))
+    await ensurePayloadIndexes(payload)
+  },
+  contentStore: mongoContentStore,
+  claimRefreshToken: claimRefreshTokenMongo,
+  hitRateLimit: hitRateLimitMongo,
+  renameTag: renameTagMongo,
+  transitionStatus: transitionStatusMongo,
+  versionOf: (payload, domain) => readVersion(nativeDb(payload), domain),
+  onDomainWrite: bumpVersionForRequest,
+  withTransientRetry,
+}

@@ -1,0 +1,96 @@
+/**
+ * Every index the service needs beside Payload's own, created and awaited at start-up: a
+ * failure stops the start, naming the index. A text index whose definition changed
+ * (IndexOptionsConflict 85 / IndexKeySpecsConflict 86) is dropped and recreated.
+ * Payload's model indexes (unique slugs, emails, ...) are built and awaited here too,
+ * instead of in the background.
+ */
+import { MongoServerError, type Db, type IndexDescription } from 'mongodb'
+import type { Payload } from 'payload'
+
+import { collectionName } from './native'
+
+export const INDEX_OPTIONS_CONFLICT = 85
+export const INDEX_KEY_SPECS_CONFLICT = 86
+
+export type IndexPlan = { collection: string; index: IndexDescription & { name: string } }
+
+/** The rate-limit counters' collection (rate-limiter-flexible, its index creation turned off). */
+export const RATE_LIMIT_COLLECTION = 'raw_rate_limits'
+
+export function serviceIndexes(content: string): IndexPlan[] {
+  const on = (collection: string, list: (IndexDescription & { name: string })[]) => list.map((index) => ({ collection, index }))
+  return [
+    ...on(content, [
+      {
+        key: { title: 'text', description: 'text' },
+        name: 'raw_content_text',
+        weights: { title: 3, description: 1 },
+        default_language: 'english',
+      },
+      { key: { status: 1, isActive: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_list' },
+      { key: { status: 1, isActive: 1, title: 1, _id: 1 }, name: 'raw_content_alpha' },
+      { key: { tagSlugs: 1, approvedAt: -1 }, name: 'raw_content_tags' },
+      { key: { group: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_group_list' },
+      { key: { channel: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_channel_list' },
+      { key: { platform: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_platform_list' },
+      // Payload's admin list (defaultSort -approvedAt, filtered by status).
+      { key: { status: 1, approvedAt: -1 }, name: 'raw_content_status_approved_at' },
+      { key: { approvedAt: -1 }, name: 'raw_content_approved_at' },
+    ]),
+    ...on(RATE_LIMIT_COLLECTION, [
+      // What rate-limiter-flexible would build in the background (RateLimiterMongo.createIndexes).
+      { key: { expire: -1 }, name: 'raw_rate_limits_expire', expireAfterSeconds: 0 },
+      { key: { key: 1 }, name: 'raw_rate_limits_key', unique: true },
+    ]),
+  ]
+}
+
+export class IndexBuildFailed extends Error {
+  constructor(collection: string, index: string, cause: unknown) {
+    super(`Could not build the MongoDB index ${collection}.${index}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'IndexBuildFailed'
+  }
+}
+
+const isDefinitionConflict = (err: unknown) =>
+  err instanceof MongoServerError && (err.code === INDEX_OPTIONS_CONFLICT || err.code === INDEX_KEY_SPECS_CONFLICT)
+
+/** One index; a changed definition under the same name (or same keys) is migrated. */
+export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Promise<void> {
+  const coll = db.collection(collection)
+  try {
+    await coll.createIndexes([index])
+  } catch (err) {
+    if (!isDefinitionConflict(err)) throw new IndexBuildFailed(collection, index.name, err)
+    try {
+      // The existing index with this name, or (text indexes: one per collection) any text index.
+      const existing = await coll.listIndexes().toArray()
+      const isText = Object.values(index.key).includes('text')
+      for (const old of existing) {
+        const oldIsText = typeof old.key === 'object' && old.key !== null && '_fts' in old.key
+        if (old.name === index.name || (isText && oldIsText)) await coll.dropIndex(String(old.name))
+      }
+      await coll.createIndexes([index])
+    } catch (retryErr) {
+      throw new IndexBuildFailed(collection, index.name, retryErr)
+    }
+  }
+}
+
+export async function ensureServiceIndexes(payload: Payload, db: Db): Promise<void> {
+  for (const plan of serviceIndexes(collectionName(payload, 'content'))) await ensureIndex(db, plan)
+}
+
+/** Payload's schema indexes (unique slugs, ...), awaited; a failure names the collection. */
+export async function ensurePayloadIndexes(payload: Payload): Promise<void> {
+  const models = [...Object.entries(payload.db.collections ?? {}), ...Object.entries(payload.db.versions ?? {})]
+  for (const [slug, model] of models) {
+    try {
+      await model.init()
+      await model.ensureIndexes()
+    } catch (err) {
+      throw new IndexBuildFailed(model.collection.collectionName || slug, 'Payload schema indexes', err)
+    }
+  }
+}

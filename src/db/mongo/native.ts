@@ -1,0 +1,47 @@
+/**
+ * The one boundary between Payload's MongoDB adapter and the driver: the native `Db`,
+ * `MongoClient` and typed `Collection<T>`s of Payload's collections. The adapter's models
+ * exist before it connects; the native handles exist only once it has, which is checked
+ * here at run time (no casts), so a call before connecting fails with the driver's own
+ * MongoNotConnectedError.
+ */
+import { Db, MongoClient, MongoNotConnectedError, ObjectId, type Collection, type Document } from 'mongodb'
+import type { Payload } from 'payload'
+
+const notConnected = () => new MongoNotConnectedError('Client must be connected before running operations')
+
+/** The driver's Db behind Payload's mongoose connection. */
+export function nativeDb(payload: Payload): Db {
+  const db: Db | undefined = payload.db.connection?.db
+  if (db instanceof Db) return db
+  throw notConnected()
+}
+
+/** The driver's MongoClient behind Payload's mongoose connection (sessions, transactions). */
+export function nativeClient(payload: Payload): MongoClient {
+  const client: MongoClient | undefined = payload.db.connection?.getClient()
+  if (client instanceof MongoClient) return client
+  throw notConnected()
+}
+
+/** The MongoDB collection name Payload gave a collection slug (from its model, known before connecting). */
+export function collectionName(payload: Payload, slug: string): string {
+  const model = payload.db.collections?.[slug]
+  if (!model) throw new Error(`Payload has no MongoDB model for the collection "${slug}".`)
+  return model.collection.collectionName
+}
+
+/** A typed driver collection for one of Payload's collections. */
+export function payloadCollection<T extends Document>(payload: Payload, slug: string): Collection<T> {
+  const name = collectionName(payload, slug)
+  return nativeDb(payload).collection<T>(name)
+}
+
+const HEX_ID = /^[0-9a-f]{24}$/i
+
+export const isHexId = (id: string): boolean => HEX_ID.test(id)
+
+export const oid = (hex: string): ObjectId => new ObjectId(hex)
+
+/** Only the well-formed ids (a malformed one can match nothing anyway). */
+export const oids = (ids: string[]): ObjectId[] => ids.filter(isHexId).map(oid)

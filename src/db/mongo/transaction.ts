@@ -1,0 +1,81 @@
+/**
+ * Multi-document transactions for the raw write paths. The session is registered in
+ * Payload's own session table under a transaction id, so Payload's adapter operations
+ * (`payload.db.create`, `updateOne`, ... given `req: { transactionID }`) join the same
+ * transaction as the raw driver calls. The whole transaction is retried on transient
+ * errors; an unknown commit result retries the commit only (the server commits once).
+ */
+import { randomUUID } from 'node:crypto'
+import { MongoError, type ClientSession, type Db } from 'mongodb'
+import type { Payload } from 'payload'
+
+import { nativeClient, nativeDb } from './native'
+import { backoffMs, UNKNOWN_COMMIT_LABEL, withTransientRetry } from './retry'
+
+export type Tx = {
+  session: ClientSession
+  /** Pass as `req` to Payload's adapter operations so they run in this transaction. */
+  req: { transactionID: string }
+  db: Db
+}
+
+export class ReplicaSetRequired extends Error {
+  constructor(detail = 'the server reports no replica set name') {
+    super(
+      `MongoDB must run as a replica set (transactions need one): ${detail}. ` +
+        'Start mongod with --replSet and initiate it (rs.initiate()), and add ?replicaSet=<name> to DATABASE_URI.',
+    )
+    this.name = 'ReplicaSetRequired'
+  }
+}
+
+/** The replica set name from `hello`, or throws ReplicaSetRequired. */
+export async function requireReplicaSet(db: Db): Promise<string> {
+  const hello = await db.admin().command({ hello: 1 })
+  const setName: unknown = hello.setName
+  if (typeof setName !== 'string' || setName === '') throw new ReplicaSetRequired()
+  return setName
+}
+
+const checked = new WeakSet<Db>()
+
+async function commitWithRetry(session: ClientSession): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await session.commitTransaction()
+      return
+    } catch (err) {
+      if (!(attempt < 5 && err instanceof MongoError && err.hasErrorLabel(UNKNOWN_COMMIT_LABEL))) throw err
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)))
+    }
+  }
+}
+
+export async function inTransaction<T>(payload: Payload, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const db = nativeDb(payload)
+  if (!checked.has(db)) {
+    await requireReplicaSet(db)
+    checked.add(db)
+  }
+  const client = nativeClient(payload)
+  return withTransientRetry(async () => {
+    const session = client.startSession()
+    const transactionID = `raw-${randomUUID()}`
+    payload.db.sessions[transactionID] = session
+    try {
+      session.startTransaction()
+      let result: T
+      try {
+        result = await work({ session, req: { transactionID }, db })
+      } catch (err) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined)
+        throw err
+      }
+      await commitWithRetry(session)
+      return result
+    } finally {
+      delete payload.db.sessions[transactionID]
+      await session.endSession().catch(() => undefined)
+    }
+  })
+}

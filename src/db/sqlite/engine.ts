@@ -1,0 +1,60 @@
+/** The embedded SQLite engine behind EngineOps. */
+import { sqliteAdapter } from '@payloadcms/db-sqlite'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+
+import { getConfig } from '../../config'
+import type { EngineOps } from '../engineOps'
+import { newHexId } from '../ids'
+import { syncSqliteSchema } from '../sqliteSchema'
+import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
+import { sqliteFileOf, statement } from './connection'
+import { sqliteContentStore } from './contentStore'
+import { transitionStatusSqlite } from './moderation'
+import { renameTagSqlite } from './tagRename'
+import { sqliteVersionOf } from './versions'
+
+function sqliteFile(uri: string): string {
+  const file = uri.replace(/^file:/, '')
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+  return file
+}
+
+const file = () => sqliteFileOf(getConfig().database.uri)
+
+export const sqliteEngine: EngineOps = {
+  name: 'sqlite',
+  adapter: (db) =>
+    sqliteAdapter({
+      client: { url: `file:${sqliteFile(db.uri)}` },
+      // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
+      wal: true,
+      busyTimeout: 5000,
+      // The service syncs the schema itself (prepare), in production too.
+      push: false,
+    }),
+  withIds: (collections) =>
+    collections.map((c) => ({
+      ...c,
+      fields: [{ name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => newHexId() }, ...c.fields],
+    })),
+  async ping() {
+    try {
+      statement(file(), 'SELECT 1').get([])
+      return true
+    } catch {
+      return false
+    }
+  },
+  prepare: (payload) => syncSqliteSchema(payload),
+  contentStore: () => sqliteContentStore(file()),
+  claimRefreshToken: claimRefreshTokenSqlite,
+  hitRateLimit: hitRateLimitSqlite,
+  renameTag: async (_payload, input) => renameTagSqlite(file(), input),
+  transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),
+  versionOf: async (_payload, domain) => sqliteVersionOf(file(), domain),
+  // Triggers move the counters in the writing transaction.
+  onDomainWrite: async () => undefined,
+  // SQLite queues writers (busy_timeout) instead of failing them.
+  withTransientRetry: (fn) => fn(),
+}
