@@ -34,7 +34,7 @@ export const mongoEngine: EngineOps = {
   hitRateLimit: hitRateLimitMongo,
   renameTag: renameTagMongo,
   transitionStatus: transitionStatusMongo,
-  versionOf: (payload, domain) => readVersion(nativeDb(payload), domain),
+  versionOf: async (payload, domain) => readVersion(nativeDb(payload), domain),
   onDomainWrite: bumpVersionForRequest,
   withTransientRetry,
 }

@@ -1,0 +1,131 @@
+/**
+ * Every MongoDB store and engine function, run without a server: Payload is initialised
+ * on the mongoose adapter (its models exist) but never connected. Each function must get
+ * as far as its first driver call and fail there with the driver's "not connected" error:
+ * a shape error (a missing adapter member, a wrong method) fails with a TypeError instead.
+ */
+import { MongoClient, MongoNotConnectedError } from 'mongodb'
+import type { Payload, PayloadRequest } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const URI = 'mongodb://127.0.0.1:9/curation_serverless?replicaSet=rs0&serverSelectionTimeoutMS=200'
+process.env.DATABASE_URI = URI
+
+let payload: Payload
+let engine: typeof import('../../src/db/engine')
+let closed: MongoClient
+
+const ID = '65a1b2c3d4e5f60718293a4b'
+const record = {
+  id: ID, slug: 's', title: 't', description: null, url: 'https://x.test', tagSlugs: ['ai'], groupId: null,
+  channelId: ID, platformId: null, status: 'approved' as const, isActive: true, submittedBy: null,
+  approvedAt: '2024-01-01T00:00:00.000Z', rejectionReason: null, thumbnailUrl: null,
+  createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+}
+const baseQuery = { statuses: ['approved' as const], includeInactive: false, sort: 'newest' as const, offset: 0, limit: 20, estimate: false }
+
+/** Rejects with the driver's not-connected error, never a TypeError. */
+async function failsAtTheDriver(call: () => Promise<unknown>) {
+  const err = await call().then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  )
+  expect(err).not.toBeInstanceOf(TypeError)
+  expect(err).toBeInstanceOf(MongoNotConnectedError)
+  expect(String((err as Error).message)).toMatch(/Client must be connected/)
+}
+
+beforeAll(async () => {
+  const { getPayload } = await import('payload')
+  const config = await (await import('../../payload.config')).default
+  payload = await getPayload({ config, disableDBConnect: true, disableOnInit: true })
+  engine = await import('../../src/db/engine')
+})
+
+afterAll(async () => {
+  await closed?.close()
+})
+
+describe('before any connection exists', () => {
+  it('runs on the mongodb engine, with Payload models for every collection the store uses', () => {
+    expect(engine.engine().name).toBe('mongodb')
+    for (const slug of ['content', 'tags', 'tag-renames', 'refresh-tokens', 'surfaces', 'groups', 'channels', 'platforms', 'facets']) {
+      // Mongoose pluralizes (content -> contents): the store takes names from the models.
+      expect(payload.db.collections[slug]?.collection.collectionName).toMatch(/^[a-z-]+$/)
+    }
+    expect(payload.db.connection.db).toBeUndefined()
+  })
+
+  it('the native accessor reports "not connected" (no TypeError)', async () => {
+    await failsAtTheDriver(() => engine.contentStoreFor(payload).contentBySlug('x'))
+    await failsAtTheDriver(() => engine.versionOf(payload, 'content'))
+    expect(await engine.ping(payload)).toBe(false)
+  })
+})
+
+describe('every store function reaches its first driver call', () => {
+  beforeAll(async () => {
+    // A driver client that was closed before it ever connected: every operation on it throws
+    // MongoNotConnectedError at once, so each call is run up to the driver and no further.
+    closed = new MongoClient(URI)
+    await closed.close()
+    Object.defineProperty(payload.db.connection, 'db', { value: closed.db('curation_serverless'), configurable: true })
+    Object.defineProperty(payload.db.connection, 'client', { value: closed, configurable: true })
+  })
+
+  const store = () => engine.contentStoreFor(payload)
+
+  it('prepare: the first index build fails, named, caused by the driver error', async () => {
+    const err = await store().prepare().then(() => null, (e: unknown) => e)
+    expect(err).toBeInstanceOf(Error)
+    expect((err as Error).name).toBe('IndexBuildFailed')
+    expect((err as Error).message).toMatch(/^Could not build the MongoDB index contents\.raw_content_text: Client must be connected/)
+    expect((err as Error).cause).toBeInstanceOf(MongoNotConnectedError)
+  })
+  it('listContent: default list', () => failsAtTheDriver(() => store().listContent(baseQuery)))
+  it('listContent: text index, relevance', () =>
+    failsAtTheDriver(() => store().listContent({ ...baseQuery, sort: 'relevance', text: { terms: ['rust'], shortTerms: [] } })))
+  it('listContent: stop words only', () =>
+    failsAtTheDriver(() => store().listContent({ ...baseQuery, text: { terms: ['the'], shortTerms: [] } })))
+  it('listContent: short terms (hinted)', () =>
+    failsAtTheDriver(() => store().listContent({ ...baseQuery, text: { terms: [], shortTerms: ['ai'] } })))
+  it('listContent: group, channel, platform, tags, period filters', () =>
+    failsAtTheDriver(() =>
+      store().listContent({
+        ...baseQuery, groupIds: [ID], channelIds: [ID], platformIds: [ID], tags: ['ai'], approvedSince: '2024-01-01T00:00:00.000Z',
+      }),
+    ))
+  it('listContent: count only, estimate', () => failsAtTheDriver(() => store().listContent({ ...baseQuery, limit: 0, estimate: true })))
+  it('contentBySlug', () => failsAtTheDriver(() => store().contentBySlug('s')))
+  it('relatedContent', () => failsAtTheDriver(() => store().relatedContent(record, 10)))
+  it('countContent', () => failsAtTheDriver(() => store().countContent()))
+  it('listTags: facet-filtered, prefixed', () =>
+    failsAtTheDriver(() => store().listTags({ facetIds: [ID], prefix: 'a', offset: 0, limit: 10 })))
+  it('tagBySlug', () => failsAtTheDriver(() => store().tagBySlug('ai')))
+  it('tagUsage', () => failsAtTheDriver(() => store().tagUsage(['ai'])))
+  it('taxonomyVersion', () => failsAtTheDriver(() => store().taxonomyVersion()))
+  it('insertContent (seed)', () =>
+    failsAtTheDriver(() => store().insertContent([{ ...record, id: undefined, submittedBy: ID, groupId: ID }])))
+  it('insertTags (seed)', () =>
+    failsAtTheDriver(() =>
+      store().insertTags([{ slug: 'ai', label: 'AI', facetId: ID, createdAt: record.createdAt, updatedAt: record.updatedAt }]),
+    ))
+
+  it('engine: prepare (replica-set check first)', () => failsAtTheDriver(() => engine.prepareDatabase(payload, 'mongodb')))
+  it('engine: claimRefreshToken', () => failsAtTheDriver(() => engine.claimRefreshToken(payload, 'hash', 'rotated')))
+  it('engine: hitRateLimit', () => failsAtTheDriver(() => engine.hitRateLimit(payload, 'k', 5, 60)))
+  it('engine: renameTag', () =>
+    failsAtTheDriver(() => engine.renameTagAtomically(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
+  it('engine: transitionContentStatus', () =>
+    failsAtTheDriver(() =>
+      engine.transitionContentStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null }),
+    ))
+  it('engine: versionOf', () => failsAtTheDriver(() => engine.versionOf(payload, 'taxonomy')))
+  it('engine: onDomainWrite from a hook without a transaction', () => {
+    const req: Pick<PayloadRequest, 'payload' | 'transactionID'> = { payload, transactionID: undefined }
+    return failsAtTheDriver(() => engine.engine().onDomainWrite(req as PayloadRequest, 'content'))
+  })
+  it('engine: ping answers false', async () => expect(await engine.ping(payload)).toBe(false))
+  it('engine: withTransientRetry passes a non-transient failure through at once', () =>
+    failsAtTheDriver(() => engine.withTransientRetry(() => engine.contentStoreFor(payload).countContent())))
+})
