@@ -1,0 +1,236 @@
+/** The exact filter, sort, pipeline and update documents the MongoDB store sends (pure builders, no server). */
+import { MongoError, MongoServerError, ObjectId } from 'mongodb'
+import { describe, expect, it } from 'vitest'
+
+import {
+  CONTENT_PROJECTION,
+  contentFilter,
+  contentHint,
+  contentProjection,
+  contentSort,
+  relatedPipeline,
+  renameInContent,
+  TAG_SORT,
+  tagFilter,
+  tagUsagePipeline,
+  textMode,
+} from '../../src/db/mongo/contentQueries'
+import { claimFilter, claimUpdate } from '../../src/db/mongo/authPrimitives'
+import { serviceIndexes } from '../../src/db/mongo/indexes'
+import { transitionFilter, transitionUpdate } from '../../src/db/mongo/moderation'
+import { backoffMs, isTransient, withTransientRetry } from '../../src/db/mongo/retry'
+import { isDuplicateSlug } from '../../src/db/mongo/tagRename'
+import { bumpUpdate, seedUpdate, versionFilter } from '../../src/db/mongo/versions'
+
+const A = '65a1b2c3d4e5f60718293a4b'
+const B = '65a1b2c3d4e5f60718293a4c'
+const q = { statuses: ['approved' as const], includeInactive: false, sort: 'newest' as const, offset: 0, limit: 20, estimate: false }
+
+describe('content list filter', () => {
+  it('public default: approved and active only', () => {
+    expect(contentFilter(q)).toEqual({ status: { $in: ['approved'] }, isActive: true })
+  })
+  it('moderator view: every status, inactive included', () => {
+    expect(contentFilter({ ...q, statuses: 'all', includeInactive: true })).toEqual({})
+  })
+  it('text terms go to the text index; short terms are case-insensitive title substrings (escaped)', () => {
+    expect(contentFilter({ ...q, text: { terms: ['rust', 'async'], shortTerms: ['c+', 'ai'] } })).toEqual({
+      $text: { $search: 'rust async' },
+      $and: [{ title: { $regex: 'c\\+', $options: 'i' } }, { title: { $regex: 'ai', $options: 'i' } }],
+      status: { $in: ['approved'] },
+      isActive: true,
+    })
+  })
+  it('stop words only (q=the): whole words in title or description, not the text index (which would ignore them)', () => {
+    expect(textMode({ text: { terms: ['the'], shortTerms: [] } })).toBe('words')
+    expect(textMode({ text: { terms: ['the', 'rust'], shortTerms: [] } })).toBe('index')
+    expect(contentFilter({ ...q, text: { terms: ['the', 'about'], shortTerms: [] } })).toEqual({
+      $and: [
+        {
+          $or: [
+            { title: { $regex: '\\bthe\\b', $options: 'i' } },
+            { description: { $regex: '\\bthe\\b', $options: 'i' } },
+            { title: { $regex: '\\babout\\b', $options: 'i' } },
+            { description: { $regex: '\\babout\\b', $options: 'i' } },
+          ],
+        },
+      ],
+      status: { $in: ['approved'] },
+      isActive: true,
+    })
+  })
+  it('taxonomy ids become ObjectIds (malformed ids dropped), tags and period as given', () => {
+    const f = contentFilter({
+      ...q, groupIds: [A, 'nope'], channelIds: [B], platformIds: [A], tags: ['ai', 'ml'], approvedSince: '2024-05-01T00:00:00.000Z',
+    })
+    expect(f).toEqual({
+      status: { $in: ['approved'] },
+      isActive: true,
+      approvedAt: { $gte: new Date('2024-05-01T00:00:00.000Z') },
+      group: { $in: [new ObjectId(A)] },
+      channel: { $in: [new ObjectId(B)] },
+      platform: { $in: [new ObjectId(A)] },
+      tagSlugs: { $in: ['ai', 'ml'] },
+    })
+  })
+})
+
+describe('content sort, projection and hint', () => {
+  it('sorts', () => {
+    expect(contentSort({ sort: 'newest' })).toEqual({ approvedAt: -1, _id: -1 })
+    expect(contentSort({ sort: 'oldest' })).toEqual({ approvedAt: 1, _id: 1 })
+    expect(contentSort({ sort: 'alpha' })).toEqual({ title: 1, _id: 1 })
+    expect(contentSort({ sort: 'relevance', text: { terms: ['rust'], shortTerms: [] } })).toEqual({
+      score: { $meta: 'textScore' }, approvedAt: -1, _id: -1,
+    })
+    // No text score without the text index: newest, as SQLite does.
+    expect(contentSort({ sort: 'relevance' })).toEqual({ approvedAt: -1, _id: -1 })
+    expect(contentSort({ sort: 'relevance', text: { terms: ['the'], shortTerms: [] } })).toEqual({ approvedAt: -1, _id: -1 })
+  })
+  it('projects the score only for text-index searches', () => {
+    expect(contentProjection(q)).toEqual(CONTENT_PROJECTION)
+    expect(contentProjection({ text: { terms: ['rust'], shortTerms: [] } })).toEqual({ ...CONTENT_PROJECTION, score: { $meta: 'textScore' } })
+  })
+  it('short-term searches use the title index', () => {
+    expect(contentHint({ ...q, text: { terms: [], shortTerms: ['ai'] } })).toBe('raw_content_alpha')
+    expect(contentHint({ ...q, text: { terms: ['rust'], shortTerms: ['ai'] } })).toBeUndefined()
+    expect(contentHint(q)).toBeUndefined()
+  })
+})
+
+describe('related, tags, usage, rename, transitions, claims, counters', () => {
+  it('related: channel scores 2, each shared tag 1, the item itself excluded', () => {
+    expect(relatedPipeline({ id: A, channelId: B, tagSlugs: ['ai'] }, 10)).toEqual([
+      {
+        $match: {
+          status: 'approved', isActive: true, _id: { $ne: new ObjectId(A) },
+          $or: [{ tagSlugs: { $in: ['ai'] } }, { channel: new ObjectId(B) }],
+        },
+      },
+      {
+        $addFields: {
+          score: {
+            $add: [
+              { $cond: [{ $eq: ['$channel', new ObjectId(B)] }, 2, 0] },
+              { $size: { $setIntersection: [{ $ifNull: ['$tagSlugs', []] }, ['ai']] } },
+            ],
+          },
+        },
+      },
+      { $sort: { score: -1, approvedAt: -1, _id: -1 } },
+      { $limit: 10 },
+      { $project: CONTENT_PROJECTION },
+    ])
+    expect(relatedPipeline({ id: A, channelId: null, tagSlugs: [] }, 5)[1]).toEqual({
+      $addFields: { score: { $add: [0, { $size: { $setIntersection: [{ $ifNull: ['$tagSlugs', []] }, []] } }] } },
+    })
+  })
+  it('tag list: facet ids and an anchored, escaped, case-insensitive prefix on slug or label', () => {
+    expect(tagFilter({ facetIds: [A], prefix: 'c+' })).toEqual({
+      facet: { $in: [new ObjectId(A)] },
+      $or: [{ slug: { $regex: '^c\\+', $options: 'i' } }, { label: { $regex: '^c\\+', $options: 'i' } }],
+    })
+    expect(tagFilter({})).toEqual({})
+    expect(TAG_SORT).toEqual({ label: 1, slug: 1 })
+  })
+  it('tag usage counts approved, active content per tag', () => {
+    expect(tagUsagePipeline(['ai'])).toEqual([
+      { $match: { tagSlugs: { $in: ['ai'] }, status: 'approved', isActive: true } },
+      { $unwind: '$tagSlugs' },
+      { $match: { tagSlugs: { $in: ['ai'] } } },
+      { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
+    ])
+  })
+  it('rename replaces the slug in place in every holder', () => {
+    const at = new Date('2024-01-01T00:00:00Z')
+    expect(renameInContent('ml', 'machine-learning', at)).toEqual({
+      filter: { tagSlugs: 'ml' },
+      update: { $set: { 'tagSlugs.$[old]': 'machine-learning', updatedAt: at } },
+      arrayFilters: [{ old: 'ml' }],
+    })
+  })
+  it('transition is guarded by the current status', () => {
+    const at = new Date('2024-01-01T00:00:00Z')
+    const t = { id: A, from: 'pending' as const, to: 'approved' as const, at, approvedAt: at, rejectionReason: null }
+    expect(transitionFilter(t)).toEqual({ _id: new ObjectId(A), status: 'pending' })
+    expect(transitionUpdate(t)).toEqual({ $set: { status: 'approved', approvedAt: at, rejectionReason: null, updatedAt: at } })
+  })
+  it('refresh-token claim only matches an unrevoked token', () => {
+    const now = new Date('2024-01-01T00:00:00Z')
+    expect(claimFilter('h')).toEqual({ tokenHash: 'h', revokedAt: null })
+    expect(claimUpdate('rotated', now)).toEqual({ $set: { revokedAt: now, revokedReason: 'rotated', updatedAt: now } })
+  })
+  it('change counters: one document per domain, $inc, seeded from the clock', () => {
+    expect(versionFilter('content')).toEqual({ _id: 'content' })
+    expect(bumpUpdate()).toEqual({ $inc: { n: 1 } })
+    expect(seedUpdate(1700000000000)).toEqual({ $setOnInsert: { n: 1700000000000 } })
+  })
+  it('a duplicate key on the slug is a taken slug, raw or through Payload', async () => {
+    expect(isDuplicateSlug(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }))).toBe(true)
+    expect(isDuplicateSlug(new MongoServerError({ message: 'other', code: 2 }))).toBe(false)
+    const { ValidationError } = await import('payload')
+    expect(isDuplicateSlug(new ValidationError({ collection: 'tags', errors: [{ message: 'Value must be unique', path: 'slug' }] }))).toBe(true)
+  })
+})
+
+describe('indexes', () => {
+  it('names every index; text index, list indexes, the admin list (status, approvedAt), rate-limit TTL and key', () => {
+    const plans = serviceIndexes('contents')
+    expect(plans.map((p) => `${p.collection}.${p.index.name}`)).toEqual([
+      'contents.raw_content_text',
+      'contents.raw_content_list',
+      'contents.raw_content_alpha',
+      'contents.raw_content_tags',
+      'contents.raw_content_group_list',
+      'contents.raw_content_channel_list',
+      'contents.raw_content_platform_list',
+      'contents.raw_content_status_approved_at',
+      'contents.raw_content_approved_at',
+      'raw_rate_limits.raw_rate_limits_expire',
+      'raw_rate_limits.raw_rate_limits_key',
+    ])
+    expect(plans[7]!.index.key).toEqual({ status: 1, approvedAt: -1 })
+    expect(plans[9]!.index).toMatchObject({ key: { expire: -1 }, expireAfterSeconds: 0 })
+    expect(plans[10]!.index).toMatchObject({ key: { key: 1 }, unique: true })
+  })
+})
+
+describe('transient retries', () => {
+  const labelled = (label: string) => {
+    const e = new MongoServerError({ message: label, code: 251 })
+    e.addErrorLabel(label)
+    return e
+  }
+  it('WriteConflict and TransientTransactionError are transient; an unknown commit result and others are not', () => {
+    expect(isTransient(new MongoServerError({ message: 'WriteConflict', code: 112 }))).toBe(true)
+    expect(isTransient(labelled('TransientTransactionError'))).toBe(true)
+    expect(isTransient(labelled('UnknownTransactionCommitResult'))).toBe(false)
+    expect(isTransient(new MongoError('x'))).toBe(false)
+    expect(isTransient(new TypeError('x'))).toBe(false)
+  })
+  it('retries a transient failure until it succeeds, at most 5 attempts, backoff bounded', async () => {
+    let calls = 0
+    expect(
+      await withTransientRetry(async () => {
+        calls += 1
+        if (calls < 3) throw new MongoServerError({ message: 'WriteConflict', code: 112 })
+        return 'ok'
+      }),
+    ).toBe('ok')
+    expect(calls).toBe(3)
+    calls = 0
+    await expect(
+      withTransientRetry(async () => {
+        calls += 1
+        throw labelled('TransientTransactionError')
+      }),
+    ).rejects.toThrow('TransientTransactionError')
+    expect(calls).toBe(5)
+    calls = 0
+    await expect(withTransientRetry(async () => { calls += 1; throw new MongoServerError({ message: 'dup', code: 11000 }) })).rejects.toThrow('dup')
+    expect(calls).toBe(1)
+    expect(backoffMs(1, () => 0)).toBe(5)
+    expect(backoffMs(1, () => 1)).toBe(10)
+    expect(backoffMs(20, () => 1)).toBe(250)
+  })
+})
