@@ -1,7 +1,8 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { COLOR_PICKER } from './taxonomyFields'
+import { TEXT_LIMITS, textValidator } from '../src/text'
+import { COLOR_PICKER, labelField } from './taxonomyFields'
 
 /** The starting facets; every tag belongs to one. */
 export const STARTING_FACETS = [
@@ -18,8 +19,8 @@ export const Facets: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   fields: [
-    { name: 'key', type: 'text', required: true, unique: true, index: true },
-    { name: 'label', type: 'text', required: true },
+    { name: 'key', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.facetKey) },
+    labelField,
     { name: 'color', type: 'text', required: true, defaultValue: '#6b7280', admin: { components: { Field: COLOR_PICKER } } },
     { name: 'displayOrder', type: 'number', defaultValue: 0 },
   ],
