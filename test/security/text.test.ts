@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
+import { ApiError, fromCollectionValidation } from '../../src/errors'
 import { adminSession } from '../auth/helpers'
 import { taxonomy } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'
@@ -123,6 +124,20 @@ describe('one length semantics: code points, on the API and in the collections',
     await expect(
       app.payload.create({ collection: 'tags', data: { slug: 'local-emoji-2', label: EMOJI.repeat(121), facet }, overrideAccess: true }),
     ).rejects.toMatchObject({ name: 'ValidationError' })
+  })
+})
+
+describe('a refusal by the collection layer', () => {
+  it('maps to 400 validation.failed with the field and constraint, never internal.error', async () => {
+    const { app } = await setup()
+    const facet = (await app.payload.find({ collection: 'facets', where: { key: { equals: 'topic' } }, overrideAccess: true })).docs[0]!.id
+    const refused = await app.payload
+      .create({ collection: 'tags', data: { slug: 'refused-tag', label: `x${'\u0000'}`, facet }, overrideAccess: true })
+      .then(() => undefined, (err: unknown) => err)
+    const mapped = fromCollectionValidation(refused)
+    expect(mapped).toBeInstanceOf(ApiError)
+    expect(mapped).toMatchObject({ status: 400, code: 'validation.failed', details: [{ field: 'label', constraint: 'control_characters' }] })
+    expect(fromCollectionValidation(new Error('boom'))).toBeUndefined()
   })
 })
 
