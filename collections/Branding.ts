@@ -2,6 +2,8 @@ import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
 import { invalidateBranding } from '../src/services/branding'
+import { TEXT_LIMITS, textValidator } from '../src/text'
+import { brandingUrlValidator, publicUrlValidator } from '../src/urlPolicy'
 import { COLOR_PICKER } from './taxonomyFields'
 
 /**
@@ -15,21 +17,31 @@ export const Branding: GlobalConfig = {
   hooks: { afterChange: [() => invalidateBranding()] },
   fields: [
     { name: 'preview', type: 'ui', admin: { components: { Field: '/app/(payload)/admin/_components/BrandingPreview#BrandingPreview' } } },
-    { name: 'name', type: 'text', admin: { description: 'Empty: APP_NAME' } },
-    { name: 'tagline', type: 'text', admin: { description: 'Empty: APP_TAGLINE' } },
-    { name: 'description', type: 'textarea', admin: { description: 'Empty: APP_DESCRIPTION' } },
+    { name: 'name', type: 'text', validate: textValidator(TEXT_LIMITS.brandingName), admin: { description: 'Empty: APP_NAME' } },
+    { name: 'tagline', type: 'text', validate: textValidator(TEXT_LIMITS.tagline), admin: { description: 'Empty: APP_TAGLINE' } },
+    { name: 'description', type: 'textarea', validate: textValidator(TEXT_LIMITS.brandingDescription), admin: { description: 'Empty: APP_DESCRIPTION' } },
     {
       type: 'row',
       fields: [
         { name: 'logo', type: 'upload', relationTo: 'media' },
-        { name: 'logoUrl', type: 'text', admin: { description: 'Used when no logo is uploaded. Empty: APP_LOGO_URL' } },
+        {
+          name: 'logoUrl',
+          type: 'text',
+          validate: brandingUrlValidator,
+          admin: { description: 'Used when no logo is uploaded: https://… or /path. Empty: APP_LOGO_URL' },
+        },
       ],
     },
     {
       type: 'row',
       fields: [
         { name: 'icon', type: 'upload', relationTo: 'media' },
-        { name: 'iconUrl', type: 'text', admin: { description: 'Used when no icon is uploaded. Empty: APP_ICON_URL' } },
+        {
+          name: 'iconUrl',
+          type: 'text',
+          validate: brandingUrlValidator,
+          admin: { description: 'Used when no icon is uploaded: https://… or /path. Empty: APP_ICON_URL' },
+        },
       ],
     },
     {
@@ -39,7 +51,7 @@ export const Branding: GlobalConfig = {
         value == null || value === '' || /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(String(value)) || 'Use a hex colour like #3b82f6',
       admin: { description: 'Empty: APP_PRIMARY_COLOR', components: { Field: COLOR_PICKER } },
     },
-    { name: 'publicUrl', type: 'text', admin: { description: 'Empty: APP_PUBLIC_URL' } },
+    { name: 'publicUrl', type: 'text', validate: publicUrlValidator, admin: { description: 'https://…; empty: APP_PUBLIC_URL' } },
     {
       name: 'submissionsOpen',
       type: 'checkbox',

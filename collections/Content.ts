@@ -4,6 +4,8 @@ import { allowIf } from '../access/collectionAccess'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
 import { contentChangedHook } from '../src/services/contentHooks'
 import { slugProblem } from '../src/slug'
+import { TEXT_LIMITS, textValidator } from '../src/text'
+import { contentUrlValidator } from '../src/urlPolicy'
 import { slugField } from './taxonomyFields'
 
 export const CONTENT_STATUSES = ['pending', 'approved', 'rejected'] as const
@@ -15,15 +17,6 @@ const validateTagSlugs: Validate = (value: unknown) => {
   if (value.some((v) => slugProblem(v) === 'pattern')) return 'Every tag slug must match the slug pattern.'
   if (new Set(value).size !== value.length) return 'Tag slugs must not repeat.'
   return true
-}
-
-const validateUrl: Validate = (value: unknown) => {
-  try {
-    const u = new URL(String(value))
-    return u.protocol === 'http:' || u.protocol === 'https:' ? true : 'Use an http or https URL.'
-  } catch {
-    return 'Use an http or https URL.'
-  }
 }
 
 const refId = (v: unknown): string | null =>
@@ -66,9 +59,9 @@ export const Content: CollectionConfig = {
   hooks: { afterChange: [contentChangedHook] },
   fields: [
     slugField({ unique: true }),
-    { name: 'title', type: 'text', required: true, maxLength: 200 },
-    { name: 'description', type: 'textarea', maxLength: 2000 },
-    { name: 'url', type: 'text', required: true, validate: validateUrl },
+    { name: 'title', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.title) },
+    { name: 'description', type: 'textarea', validate: textValidator(TEXT_LIMITS.description) },
+    { name: 'url', type: 'text', required: true, validate: contentUrlValidator },
     { name: 'tagSlugs', type: 'json', defaultValue: [], validate: validateTagSlugs },
     { name: 'group', type: 'relationship', relationTo: 'groups' },
     { name: 'channel', type: 'relationship', relationTo: 'channels', validate: validateChannel },
@@ -90,7 +83,7 @@ export const Content: CollectionConfig = {
     { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { position: 'sidebar' } },
     { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { position: 'sidebar' } },
     { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
-    { name: 'rejectionReason', type: 'textarea', maxLength: 500 },
+    { name: 'rejectionReason', type: 'textarea', validate: textValidator(TEXT_LIMITS.reason) },
     { name: 'thumbnail', type: 'upload', relationTo: 'media' },
     // Denormalized from the upload so list reads need no join (written with `thumbnail`).
     { name: 'thumbnailUrl', type: 'text', admin: { readOnly: true, position: 'sidebar' } },

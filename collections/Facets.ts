@@ -2,7 +2,8 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
-import { COLOR_PICKER } from './taxonomyFields'
+import { TEXT_LIMITS, textValidator } from '../src/text'
+import { COLOR_PICKER, labelField } from './taxonomyFields'
 
 /** The starting facets; every tag belongs to one. */
 export const STARTING_FACETS = [
@@ -20,8 +21,8 @@ export const Facets: CollectionConfig = {
   defaultSort: 'displayOrder',
   hooks: { afterChange: [catalogChangedHook] },
   fields: [
-    { name: 'key', type: 'text', required: true, unique: true, index: true },
-    { name: 'label', type: 'text', required: true },
+    { name: 'key', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.facetKey) },
+    labelField,
     { name: 'color', type: 'text', required: true, defaultValue: '#6b7280', admin: { components: { Field: COLOR_PICKER } } },
     { name: 'displayOrder', type: 'number', defaultValue: 0 },
   ],

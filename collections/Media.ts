@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
+import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */
 export const Media: CollectionConfig = {
@@ -16,5 +17,5 @@ export const Media: CollectionConfig = {
     staticDir: 'data/media',
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'image/gif'],
   },
-  fields: [{ name: 'alt', type: 'text' }],
+  fields: [{ name: 'alt', type: 'text', validate: textValidator(TEXT_LIMITS.alt) }],
 }

@@ -4,6 +4,7 @@ import { allowIf } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { deleteProblem, protectedChangeProblem, type RoleDoc } from '../src/services/roles'
+import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /**
  * Roles are data: named sets of permission strings, editable at runtime. The same rules as
@@ -41,8 +42,8 @@ export const Roles: CollectionConfig = {
     ],
   },
   fields: [
-    { name: 'name', type: 'text', required: true, unique: true, index: true },
-    { name: 'description', type: 'text' },
+    { name: 'name', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.roleName) },
+    { name: 'description', type: 'text', validate: textValidator(TEXT_LIMITS.roleDescription) },
     {
       name: 'permissions',
       type: 'select',

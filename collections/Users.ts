@@ -4,6 +4,7 @@ import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { adminFirstRegister, adminLogin, adminPasswordFlowRefused } from '../src/auth/adminSession'
 import { afterUserChange, hashPasswordBeforeOperation } from '../src/auth/userHooks'
+import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /**
  * Users. The admin panel keeps Payload's session cookie, but every password goes through
@@ -40,7 +41,7 @@ export const Users: CollectionConfig = {
     afterChange: [afterUserChange],
   },
   fields: [
-    { name: 'username', type: 'text', required: true, unique: true, index: true },
+    { name: 'username', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.username) },
     { name: 'roles', type: 'relationship', relationTo: 'roles', hasMany: true, saveToJWT: false },
     { name: 'isActive', type: 'checkbox', defaultValue: true, index: true },
     // The only password store: argon2id. Never readable through Payload, never shown.

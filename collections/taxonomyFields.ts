@@ -2,6 +2,7 @@
 import type { Field } from 'payload'
 
 import { validateSlugField } from '../src/slug'
+import { TEXT_LIMITS, textValidator } from '../src/text'
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 
@@ -15,7 +16,7 @@ export function slugField({ unique }: { unique: boolean }): Field {
     required: true,
     unique,
     index: !unique,
-    maxLength: 64,
+    maxLength: TEXT_LIMITS.slug,
     validate: (value: unknown) => validateSlugField(value),
     admin: { description: 'Lowercase letters, digits and inner hyphens; 1-64 characters.' },
   }
@@ -34,4 +35,5 @@ export function colorField(name: string, defaultValue = '#6b7280'): Field {
 
 export const displayOrderField: Field = { name: 'displayOrder', type: 'number', required: true, defaultValue: 0 }
 export const isActiveField: Field = { name: 'isActive', type: 'checkbox', defaultValue: true }
-export const labelField = { name: 'label', type: 'text', required: true, maxLength: 120 } satisfies Field
+/** Length in code points (src/text), as the API counts: no Payload maxLength (UTF-16 units). */
+export const labelField = { name: 'label', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.label) } satisfies Field

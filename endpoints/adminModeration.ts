@@ -7,11 +7,12 @@ import type { Endpoint, PayloadRequest } from 'payload'
 import { z } from 'zod'
 
 import { permissionsOf } from '../access/userPermissions'
-import { fieldProblems } from '../src/api/validation'
+import { parseWith } from '../src/api/validation'
 import { ApiError } from '../src/errors'
 import { approveContent, rejectContent } from '../src/services/contentWrites'
+import { TEXT_LIMITS, textField } from '../src/text'
 
-const rejectBody = z.strictObject({ reason: z.string().trim().max(500).optional() })
+const rejectBody = z.strictObject({ reason: textField(TEXT_LIMITS.reason, { trim: true }).optional() })
 
 function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) {
@@ -33,11 +34,8 @@ async function handle(req: PayloadRequest): Promise<Response> {
     const actor = { id: String(req.user.id), permissions }
     if (action === 'approve') return Response.json({ success: true, data: await approveContent(req.payload, doc.slug, actor) })
     const input = req.json ? await req.json().catch(() => ({})) : {}
-    const parsed = rejectBody.safeParse(input)
-    if (!parsed.success) {
-      throw new ApiError(400, 'validation.failed', 'The request is not valid.', fieldProblems(parsed.error, input))
-    }
-    return Response.json({ success: true, data: await rejectContent(req.payload, doc.slug, parsed.data.reason || null, actor) })
+    const { reason } = parseWith(rejectBody, input)
+    return Response.json({ success: true, data: await rejectContent(req.payload, doc.slug, reason || null, actor) })
   } catch (err) {
     return errorResponse(err)
   }

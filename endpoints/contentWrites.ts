@@ -4,13 +4,14 @@ import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { rateLimit } from '../src/services/rateLimit'
 import { approveContent, rejectContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
+import { TEXT_LIMITS, textField } from '../src/text'
+import { contentUrlField } from '../src/urlPolicy'
 
-const httpUrl = z.url({ protocol: /^https?$/ })
 
 const submitBody = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  url: httpUrl,
-  description: z.string().max(2000).optional(),
+  title: textField(TEXT_LIMITS.title, { min: 1, trim: true }),
+  url: contentUrlField,
+  description: textField(TEXT_LIMITS.description).optional(),
   slug: z.string().optional(),
   tagSlugs: z.array(z.string()).max(50).optional(),
   group: z.string().min(1).optional(),
@@ -18,7 +19,7 @@ const submitBody = z.strictObject({
   platform: z.string().min(1).optional(),
 })
 
-const rejectBody = z.strictObject({ reason: z.string().trim().max(500).optional() })
+const rejectBody = z.strictObject({ reason: textField(TEXT_LIMITS.reason, { trim: true }).optional() })
 
 export const submitContentRoute = defineRoute({
   method: 'post',

@@ -4,12 +4,13 @@ import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
+import { TEXT_LIMITS, textField } from '../src/text'
 
 const MANAGE = ['role.manage'] as const
 
 const createBody = z.strictObject({
-  name: z.string().trim().min(1).max(64),
-  description: z.string().max(500).optional(),
+  name: textField(TEXT_LIMITS.roleName, { min: 1, trim: true }),
+  description: textField(TEXT_LIMITS.roleDescription).optional(),
   // Unknown permission strings are 400 validation.failed (constraint "enum").
   permissions: z.array(z.enum(PERMISSIONS)),
 })

@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { SLUG_ENTITIES, suggest } from '../src/services/slug'
+import { TEXT_LIMITS, textField } from '../src/text'
 
-const body = z.object({ value: z.string().min(1).max(500), entity: z.enum(SLUG_ENTITIES) }).strict()
+const body = z.object({ value: textField(TEXT_LIMITS.slugValue, { min: 1 }), entity: z.enum(SLUG_ENTITIES) }).strict()
 
 export const suggestSlugRoute = defineRoute({
   method: 'post',

@@ -3,9 +3,10 @@ import { z } from 'zod'
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { createTag, renameTag, updateTag } from '../src/services/tagWrites'
+import { TEXT_LIMITS, textField } from '../src/text'
 
-const label = z.string().trim().min(1).max(120)
-const facet = z.string().min(1).max(64)
+const label = textField(TEXT_LIMITS.label, { min: 1, trim: true })
+const facet = textField(TEXT_LIMITS.facetKey, { min: 1 })
 
 const createBody = z.strictObject({ label, facet, slug: z.string().optional() })
 const patchBody = z.strictObject({ label: label.optional(), facet: facet.optional() })

@@ -4,10 +4,11 @@ import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { parsePagination } from '../src/services/contentQuery'
 import { getTag, listTags } from '../src/services/tags'
+import { TEXT_LIMITS, textField } from '../src/text'
 
 const filters = z.object({
-  facet: z.string().trim().min(1).max(64).optional(),
-  q: z.string().trim().max(64).optional(),
+  facet: textField(TEXT_LIMITS.facetKey, { min: 1, trim: true }).optional(),
+  q: textField(TEXT_LIMITS.tagQuery, { trim: true }).optional(),
 })
 
 export const listTagsRoute = defineRoute({

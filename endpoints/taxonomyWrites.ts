@@ -10,9 +10,10 @@ import { defineRoute, type RouteSpec } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { createNode, findNode, renameNode, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
+import { TEXT_LIMITS, textField } from '../src/text'
 
 const hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
-const common = { label: z.string().trim().min(1).max(120), displayOrder: z.number().int().optional(), isActive: z.boolean().optional() }
+const common = { label: textField(TEXT_LIMITS.label, { min: 1, trim: true }), displayOrder: z.number().int().optional(), isActive: z.boolean().optional() }
 
 const createBodies: Record<TaxonomyKind, z.ZodObject> = {
   surface: z.strictObject({

@@ -1,3 +1,5 @@
+import { constraintOfMessage, cutText, ECHO_LIMIT } from './text'
+
 /** A failure the API reports to its caller: HTTP status, stable dotted code, readable message. */
 export class ApiError extends Error {
   constructor(
@@ -14,8 +16,34 @@ export class ApiError extends Error {
 
 export type FieldProblem = { field: string; constraint: string; value?: unknown }
 
+/** Echoed input is cut to ECHO_LIMIT characters: a megabyte field must not come back whole. */
+const echoable = (problem: FieldProblem): FieldProblem => {
+  const out: FieldProblem = { ...problem, field: cutText(problem.field) }
+  if (typeof problem.value === 'string' && problem.value.length > ECHO_LIMIT) out.value = cutText(problem.value)
+  return out
+}
+
 export const validationFailed = (details: FieldProblem[], message = 'The request is not valid.') =>
-  new ApiError(400, 'validation.failed', message, details)
+  new ApiError(400, 'validation.failed', message, details.map(echoable))
+
+type PayloadFieldError = { path?: unknown; message?: unknown }
+
+/**
+ * A write the collection layer refused (Payload's ValidationError: field validation, a
+ * unique index) as 400 `validation.failed` with the fields, never a 500. Read by shape, so
+ * this platform module needs no Payload import.
+ */
+export function fromCollectionValidation(err: unknown): ApiError | undefined {
+  if (!(err instanceof Error) || err.name !== 'ValidationError') return undefined
+  const errors = (err as { data?: { errors?: unknown } }).data?.errors
+  if (!Array.isArray(errors)) return undefined
+  return validationFailed(
+    (errors as PayloadFieldError[]).map((e) => {
+      const message = typeof e.message === 'string' ? e.message : ''
+      return { field: String(e.path ?? '(body)'), constraint: constraintOfMessage(message) ?? (/unique/i.test(message) ? 'unique' : 'invalid') }
+    }),
+  )
+}
 
 export const notFound = (code: string, message: string) => new ApiError(404, code, message)
 

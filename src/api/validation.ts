@@ -1,6 +1,7 @@
 import { z, type ZodType } from 'zod'
 
 import { type FieldProblem, validationFailed } from '../errors'
+import { hasControlCharacters } from '../text'
 
 /** Fields whose values are never echoed back in error details. */
 const SECRET_FIELD = /password|token|secret/i
@@ -51,9 +52,30 @@ export function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[]
   })
 }
 
-/** Parses input with a schema or throws 400 `validation.failed` with the field list. */
+/**
+ * Every string of a request (at any depth) with a control character other than tab and
+ * newline. Secrets are exempt: never displayed or stored as text, and a password that
+ * once worked must keep working.
+ */
+export function controlCharacterProblems(input: unknown, path: string[] = []): FieldProblem[] {
+  if (typeof input === 'string') {
+    const field = path.join('.') || '(body)'
+    if (!hasControlCharacters(input) || SECRET_FIELD.test(field)) return []
+    return [{ field, constraint: 'control_characters', value: input }]
+  }
+  if (input === null || typeof input !== 'object') return []
+  return Object.entries(input).flatMap(([key, value]) => controlCharacterProblems(value, [...path, key]))
+}
+
+/**
+ * Parses input with a schema or throws 400 `validation.failed` with the field list. Control
+ * characters are refused here, once for every request schema, before anything is stored.
+ */
 export function parseWith<T extends ZodType>(schema: T, input: unknown): z.infer<T> {
+  const controls = controlCharacterProblems(input)
   const result = schema.safeParse(input)
-  if (!result.success) throw validationFailed(fieldProblems(result.error, input))
-  return result.data
+  if (controls.length === 0 && result.success) return result.data
+  const reported = new Set(controls.map((p) => p.field))
+  const others = result.success ? [] : fieldProblems(result.error, input).filter((p) => !reported.has(p.field))
+  throw validationFailed([...controls, ...others])
 }

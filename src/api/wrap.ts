@@ -1,6 +1,6 @@
 import { authenticate, requirePermissions } from '../../access/guards'
 import { getConfig } from '../config'
-import { ApiError, validationFailed } from '../errors'
+import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
 import { etagMatches } from '../http/etag'
 import { withFields } from '../logging'
@@ -13,7 +13,9 @@ type ErrorBody = { code: string; message: string; details?: unknown }
 /** A wrapped route: the request and the path parameters its pattern captured. */
 export type ApiHandler = (req: ApiRequest, params: Record<string, string>) => Promise<ApiResult>
 
-function errorOf(err: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  // What the collection layer refuses is the caller's bad input (400), not our failure.
+  const err = fromCollectionValidation(thrown) ?? thrown
   if (err instanceof ApiError) {
     const body: ErrorBody = { code: err.code, message: err.message }
     if (err.details !== undefined) body.details = err.details

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 
+import { brandingUrlEnv, publicUrlEnv } from '../urlPolicy'
+
 /** Booleans in the environment are spelled `true`/`false` (also `1`/`0`, `yes`/`no`). */
 const envBoolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -34,10 +36,10 @@ export const envSchema = z.object({
     .default('app'),
   APP_TAGLINE: z.string().default(''),
   APP_DESCRIPTION: z.string().default(''),
-  APP_LOGO_URL: z.string().default(''),
-  APP_ICON_URL: z.string().default(''),
+  APP_LOGO_URL: brandingUrlEnv.default(''),
+  APP_ICON_URL: brandingUrlEnv.default(''),
   APP_PRIMARY_COLOR: hexColor.default('#3b82f6'),
-  APP_PUBLIC_URL: z.union([z.literal(''), z.url()]).default(''),
+  APP_PUBLIC_URL: publicUrlEnv.default(''),
   APP_VERSION: z.string().min(1).optional(),
 
   DATABASE_URI: z

@@ -8,9 +8,11 @@ import type { Payload } from 'payload'
 
 import type { ApiDispatcher } from '../api/router'
 import type { ApiRequest, ApiResult } from '../api/route'
+import { getConfig } from '../config'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 import { logger } from '../logging'
 import { NodeHeaderReader } from './headers'
+import { requestOrigin } from './origin'
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -44,12 +46,14 @@ class NodeApiRequest implements ApiRequest {
   readonly path: string
   readonly search: string
   readonly headers: NodeHeaderReader
+  readonly origin: string
   private body: Promise<string> | undefined
 
+  /** `listenOrigin` is the fallback for a request without a usable Host header. */
   constructor(
     private readonly req: IncomingMessage,
     readonly payload: Payload,
-    readonly origin: string,
+    listenOrigin: string,
   ) {
     // The request target as sent (`/api/v1/content?x=1`); `path` is its part below /api.
     const url = req.url ?? '/'
@@ -58,6 +62,8 @@ class NodeApiRequest implements ApiRequest {
     this.path = (q === -1 ? url : url.slice(0, q)).slice('/api'.length)
     this.search = q === -1 ? '' : url.slice(q + 1)
     this.headers = new NodeHeaderReader(req.headers)
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
+    this.origin = requestOrigin(this.headers, listenOrigin, { trustProxy: getConfig().trustProxy, encrypted })
   }
 
   text(): Promise<string> {
@@ -75,8 +81,8 @@ const DISPATCH_FAILED =
   '{"success":false,"error":{"code":"internal.error","message":"An unexpected error occurred."}}'
 
 /** Serves one /api/v1 request on Node's http server: dispatch, then write the result. */
-export function serveApi(dispatch: ApiDispatcher, req: IncomingMessage, res: ServerResponse, payload: Payload, origin: string): void {
-  dispatch(new NodeApiRequest(req, payload, origin))
+export function serveApi(dispatch: ApiDispatcher, req: IncomingMessage, res: ServerResponse, payload: Payload, listenOrigin: string): void {
+  dispatch(new NodeApiRequest(req, payload, listenOrigin))
     .then((result) => writeResult(res, result))
     .catch((err) => {
       // The dispatcher answers every error itself; this is a last resort.

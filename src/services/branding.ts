@@ -1,6 +1,7 @@
 import type { Payload } from 'payload'
 
 import { type AppConfig, getConfig } from '../config'
+import { isAbsoluteHttpUrl, servedUrl } from '../urlPolicy'
 
 /** The branding record of GET /meta: the configured fields, as edited, plus feature flags. */
 export type BrandingRecord = AppConfig['branding'] & {
@@ -26,16 +27,6 @@ const edited = (value: string | null | undefined, fallback: string) =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback
 
 const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && media.url ? media.url : '')
-
-/** A relative URL made absolute against the public URL, else the request's origin. */
-export function absoluteUrl(url: string, base: string): string {
-  if (url === '') return ''
-  try {
-    return new URL(url, base.endsWith('/') ? base : `${base}/`).toString()
-  } catch {
-    return url
-  }
-}
 
 /**
  * The edited branding, cached briefly: /meta is hit on every extension start. An edit in this
@@ -63,15 +54,18 @@ export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
 export async function brandingRecord(payload: Payload, requestOrigin: string): Promise<BrandingRecord> {
   const env = getConfig()
   const doc = await readBrandingDoc(payload)
-  const publicUrl = edited(doc.publicUrl, env.branding.publicUrl)
+  // Values stored before the URL policy existed are skipped, never served.
+  const editedPublic = edited(doc.publicUrl, '')
+  const publicUrl = isAbsoluteHttpUrl(editedPublic) ? editedPublic : env.branding.publicUrl
   const base = publicUrl || requestOrigin
+  const served = (...candidates: string[]) => candidates.map((url) => servedUrl(url, base)).find((url) => url !== '') ?? ''
   return {
     name: edited(doc.name, env.branding.name),
     slug: env.branding.slug,
     tagline: edited(doc.tagline, env.branding.tagline),
     description: edited(doc.description, env.branding.description),
-    logoUrl: absoluteUrl(uploadUrl(doc.logo) || edited(doc.logoUrl, env.branding.logoUrl), base),
-    iconUrl: absoluteUrl(uploadUrl(doc.icon) || edited(doc.iconUrl, env.branding.iconUrl), base),
+    logoUrl: served(uploadUrl(doc.logo), edited(doc.logoUrl, ''), env.branding.logoUrl),
+    iconUrl: served(uploadUrl(doc.icon), edited(doc.iconUrl, ''), env.branding.iconUrl),
     primaryColor: edited(doc.primaryColor, env.branding.primaryColor),
     publicUrl,
     version: env.branding.version,

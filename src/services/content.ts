@@ -10,7 +10,7 @@ import type { Pagination } from '../api/route'
 import { contentStoreFor, type ContentFilter, type ContentRecord } from '../db/engine'
 import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'
-import { absoluteUrl } from './branding'
+import { servedUrl } from '../urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import { PERIODS, type ListParams } from './contentQuery'
 
@@ -41,7 +41,7 @@ export function toContentDto(r: ContentRecord, t: Taxonomy): ContentDto {
     rejectionReason: r.rejectionReason,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
-    thumbnailUrl: r.thumbnailUrl ? absoluteUrl(r.thumbnailUrl, getConfig().branding.publicUrl) : null,
+    thumbnailUrl: r.thumbnailUrl ? servedUrl(r.thumbnailUrl, getConfig().branding.publicUrl) : null,
   }
 }
 

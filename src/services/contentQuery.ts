@@ -5,6 +5,7 @@
  */
 import { getConfig } from '../config'
 import { ApiError, validationFailed, type FieldProblem } from '../errors'
+import { hasControlCharacters, TEXT_LIMITS, textLength } from '../text'
 import { SLUG_PATTERN } from '../slug'
 
 export const PERIODS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30, '90d': 24 * 90, all: 0 } as const
@@ -89,7 +90,8 @@ export function parseListQuery(query: URLSearchParams): ListParams {
   }
 
   const problems: FieldProblem[] = []
-  if (q !== undefined && [...q].length > 200) problems.push({ field: 'q', constraint: 'max', value: q })
+  if (q !== undefined && hasControlCharacters(q)) problems.push({ field: 'q', constraint: 'control_characters', value: q })
+  else if (q !== undefined && textLength(q) > TEXT_LIMITS.contentQuery) problems.push({ field: 'q', constraint: 'max', value: q })
   if (sortRaw !== null && !(LIST_SORTS as readonly string[]).includes(sortRaw)) {
     problems.push({ field: 'sort', constraint: 'enum', value: sortRaw })
   }
