@@ -5,6 +5,7 @@
  */
 import { connect, type AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
+import { APIError } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // A short timeout for this file: a body that never finishes is answered within about a second.
@@ -12,6 +13,7 @@ process.env.HTTP_REQUEST_TIMEOUT_SECONDS = '1'
 
 import { dispatchApi } from '../../endpoints'
 import { resetConfig } from '../../src/config'
+import { logger } from '../../src/logging'
 import { serveApi } from '../../src/http/nodeAdapter'
 import { createAppServer } from '../../src/http/nodeServer'
 import { ADMIN, freshIp } from '../auth/helpers'
@@ -153,5 +155,17 @@ describe("Payload's REST 400 query errors", () => {
     expect(res.status).toBe(400)
     const lines = app.logs.slice(before)
     expect(lines.filter((l) => l.level === 'error' || l.err !== undefined)).toEqual([])
+  })
+
+  it('any 4xx error object logged at error (a renamed class, a direct call) becomes one info line without a stack; a 5xx stays', () => {
+    const before = app.logs.length
+    class Renamed extends APIError {}
+    logger().error({ err: new Renamed('The following path cannot be queried: foo.bar', 400) })
+    logger().error({ err: new APIError('database is gone', 500) }, 'payload.failed')
+    const [downgraded, kept] = app.logs.slice(before)
+    expect(downgraded).toMatchObject({ level: 'info', statusCode: 400, error: 'The following path cannot be queried: foo.bar' })
+    expect(downgraded!.err).toBeUndefined()
+    expect(JSON.stringify(downgraded)).not.toContain('stack')
+    expect(kept).toMatchObject({ level: 'error', msg: 'payload.failed', err: { message: 'database is gone' } })
   })
 })
