@@ -131,6 +131,23 @@ describe('Node-level errors answer with the envelope', () => {
     expect(ok!.status).toBe(200)
   })
 
+  it('a client that goes away mid-body: request.aborted at warn, no 500, no stack', async () => {
+    const before = app.logs.length
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('POST /api/v1/slug/suggest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"va')
+        setTimeout(() => {
+          socket.destroy()
+          resolve()
+        }, 100)
+      })
+    })
+    await new Promise((r) => setTimeout(r, 300))
+    const lines = app.logs.slice(before)
+    expect(lines.find((l) => l.msg === 'request.aborted')).toMatchObject({ level: 'warn', path: '/api/v1/slug/suggest', receivedBytes: 4 })
+    expect(lines.filter((l) => l.level === 'error' || l.err !== undefined || l.statusCode === 500)).toEqual([])
+  })
+
   it('headers that never finish: 408 within the timeout', async () => {
     const res = await raw('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: a', 6_000)
     expect(res, 'the server held the connection').not.toBeNull()
