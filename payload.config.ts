@@ -74,6 +74,22 @@ export default buildConfig({
   sharp,
   telemetry: false,
   logger: logger() as unknown as PayloadLogger,
+  // Payload logs every error a request raised at `error`, with its stack, unless named here.
+  // These are the caller's mistakes (4xx): one info line with the message, no stack.
+  // (src/logging also downgrades any 4xx error that reaches the logger, should a bundler
+  // rename the error classes these names match.)
+  loggingLevels: {
+    AuthenticationError: 'info',
+    FileUploadError: 'info',
+    Forbidden: 'info',
+    Locked: 'info',
+    LockedAuth: 'info',
+    MissingFile: 'info',
+    NotFound: 'info',
+    QueryError: 'info',
+    UnverifiedEmail: 'info',
+    ValidationError: 'info',
+  },
   typescript: { autoGenerate: false, outputFile: path.resolve(dirname, 'payload-types.ts') },
   onInit: onStart,
 })

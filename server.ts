@@ -1,11 +1,12 @@
 /**
  * The production server: Node's http server in front of Next (admin panel and /api/v1).
- * It exists for three things Next's own `next start` cannot do: refuse to start on a bad
- * configuration with one readable message, stamp the real client address into
- * X-Forwarded-For (so rate limits cannot be dodged by sending that header), and start
- * Payload (bootstrap, seed) before the first user request.
+ * It exists for what Next's own `next start` cannot do: refuse to start on a bad
+ * configuration with one readable message, append the socket address to X-Forwarded-For
+ * (the client address is read from its right, through the proxies TRUST_PROXY trusts, so a
+ * forged header dodges no rate limit), time out slow requests and answer Node-level errors
+ * with the envelope (src/http/nodeServer), and start Payload (bootstrap, seed) before the
+ * first user request.
  */
-import { createServer } from 'node:http'
 import next from 'next'
 
 import { ConfigError, parseConfig } from './src/config'
@@ -27,6 +28,7 @@ const { logger } = await import('./src/logging')
 const log = logger()
 const { getPayload } = await import('payload')
 const { serveApi } = await import('./src/http/nodeAdapter')
+const { createAppServer } = await import('./src/http/nodeServer')
 const { dispatchApi } = await import('./endpoints')
 const payloadConfig = (await import('./payload.config')).default
 const app = next({ dev: false, dir: import.meta.dirname })
@@ -36,25 +38,14 @@ await app.prepare()
 // The Next bundle's getPayload finds this same instance in Payload's process-wide cache.
 const payload = await getPayload({ config: payloadConfig, cron: true })
 
-const API_V1 = '/api/v1'
 const origin = `http://127.0.0.1:${config.port}`
 
-const server = createServer((req, res) => {
-  const socketIp = req.socket.remoteAddress ?? 'unknown'
-  const given = req.headers['x-forwarded-for']
-  // Untrusted: the socket is the client. Trusted proxy: append the hop, as proxies do.
-  req.headers['x-forwarded-for'] =
-    config.trustProxy && given ? `${Array.isArray(given) ? given.join(', ') : given}, ${socketIp}` : socketIp
-  const path = req.url ?? '/'
-  if (path === API_V1 || path.startsWith(`${API_V1}/`) || path.startsWith(`${API_V1}?`)) {
-    // The API goes straight to its dispatcher (the one the Next route calls), skipping
-    // Next's routing and Fetch object building: same code, a fraction of the per-request work.
-    serveApi(dispatchApi, req, res, payload, origin)
-    return
-  }
-  void handle(req, res)
+const server = createAppServer({
+  // The API goes straight to its dispatcher (the one the Next route calls), skipping
+  // Next's routing and Fetch object building: same code, a fraction of the per-request work.
+  api: (req, res) => serveApi(dispatchApi, req, res, payload, origin),
+  other: (req, res) => void handle(req, res),
 })
-server.keepAliveTimeout = 65_000
 
 server.listen(config.port, async () => {
   log.info({ port: config.port }, 'server.listening')

@@ -35,6 +35,36 @@ const destination = { write: (line: string) => void (sink ?? process.stdout).wri
 
 let root: Logger | undefined
 
+const ERROR_LEVEL = 50
+
+/** A client error (HTTP 4xx) carried by an error object: Payload's APIError family, our ApiError. */
+function clientErrorStatus(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const status = (value as { status?: unknown }).status
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined
+}
+
+/**
+ * The caller's mistakes are never logged at error with a stack, whoever logs them (Payload
+ * logs each error a request raised; its `loggingLevels` match class names, which a bundler
+ * may rename): an error-level line whose `err` is a 4xx becomes one info line, message only.
+ */
+function downgradeClientErrors(this: Logger, args: unknown[], method: (...a: unknown[]) => void, level: number): void {
+  const first = args[0]
+  if (level >= ERROR_LEVEL && typeof first === 'object' && first !== null) {
+    const { err, ...rest } = first as { err?: unknown }
+    const statusCode = clientErrorStatus(err ?? first)
+    if (statusCode !== undefined) {
+      const source = (err ?? first) as { name?: unknown; message?: unknown }
+      const error = typeof source.message === 'string' ? source.message : undefined
+      const name = typeof source.name === 'string' ? source.name : undefined
+      this.info({ ...(err === undefined ? {} : rest), statusCode, errorName: name, error }, typeof args[1] === 'string' ? args[1] : 'request.client_error')
+      return
+    }
+  }
+  method.apply(this, args)
+}
+
 /** The process logger: JSON lines with `ts` (ISO 8601 UTC), `level` by name and `msg`. */
 export function logger(): Logger {
   if (!root) {
@@ -46,6 +76,7 @@ export function logger(): Logger {
         timestamp: () => `,"ts":"${new Date().toISOString()}"`,
         formatters: { level: (label) => ({ level: label }) },
         redact: { paths: redactPaths, censor: '[redacted]' },
+        hooks: { logMethod: downgradeClientErrors },
       },
       destination,
     )

@@ -41,7 +41,8 @@ describe('configuration', () => {
     expect(c.corsAllowedOrigins).toEqual([])
     expect(c.rateLimits.login).toEqual({ points: 10, durationSeconds: 3600 })
     expect(c.rateLimits.submit).toEqual({ points: 30, durationSeconds: 3600 })
-    expect(c.trustProxy).toBe(false)
+    expect(c.trustProxy).toEqual({ kind: 'hops', hops: 0 })
+    expect(c.httpRequestTimeoutSeconds).toBe(30)
     expect(c.port).toBe(3000)
   })
 

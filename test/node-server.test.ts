@@ -1,14 +1,16 @@
 /**
- * The production path: Node's http server hands /api/v1 to the dispatcher through the Node
- * adapter (src/http/nodeAdapter), with no Fetch objects in between. Driven over real HTTP.
+ * The production path: Node's http server (src/http/nodeServer, as server.ts builds it) hands
+ * /api/v1 to the dispatcher through the Node adapter (src/http/nodeAdapter), with no Fetch
+ * objects in between. Driven over real HTTP.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http'
+import { request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../endpoints'
 import { MAX_BODY_BYTES } from '../src/errors'
 import { serveApi } from '../src/http/nodeAdapter'
+import { createAppServer } from '../src/http/nodeServer'
 import { testApp } from './support/app'
 
 let server: Server
@@ -46,7 +48,11 @@ function call(method: string, path: string, opts: { headers?: Record<string, str
 
 beforeAll(async () => {
   const app = await testApp()
-  server = createServer((req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1'))
+  // The server server.ts runs, with a stand-in for Next behind everything outside /api/v1.
+  server = createAppServer({
+    api: (req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1'),
+    other: (_req, res) => res.writeHead(404).end(),
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   port = (server.address() as AddressInfo).port
 })

@@ -1,15 +1,67 @@
-import { getConfig } from '../config'
+import { BlockList, isIP } from 'node:net'
+
+import { getConfig, type AppConfig, type TrustProxy } from '../config'
 import type { HeaderReader } from '../http/headers'
 
 /**
- * The server (server.ts) overwrites `x-forwarded-for` with the socket address unless
- * TRUST_PROXY is set, in which case it appends it, as proxies do. With a trusted proxy the
- * client is the left-most address; otherwise the one the server wrote.
+ * The one place the client address is derived (rate limits, refresh-token records, the
+ * console sign-in). X-Forwarded-For is read as a chain whose right-most entry is the peer:
+ * server.ts appends the socket address to whatever arrived (src/http/nodeServer). Where
+ * there is no socket (the in-process test transport; a bare `next start`, where Next writes
+ * the socket address only when the header is absent) the right-most entry stands for the peer.
+ *
+ * As Express's `trust proxy`: start at the peer and walk leftwards while the current address
+ * is a trusted proxy; the first untrusted one is the client. Entries left of it were written
+ * by the client and are never read.
  */
 export function clientIp(headers: HeaderReader): string {
   const forwarded = headers.get('x-forwarded-for')
   if (!forwarded) return 'unknown'
-  const parts = forwarded.split(',').map((p) => p.trim()).filter(Boolean)
-  const ip = getConfig().trustProxy ? parts[0] : parts[parts.length - 1]
-  return ip ?? 'unknown'
+  const chain = forwarded.split(',').map((p) => normalize(p.trim())).filter(Boolean)
+  if (chain.length === 0) return 'unknown'
+  const trusted = trustOf(getConfig())
+  let i = chain.length - 1
+  while (i > 0 && trusted(chain[i]!, chain.length - 1 - i)) i -= 1
+  const ip = chain[i]!
+  // A proxy that wrote garbage names no client; all such requests share one budget.
+  return isIP(ip) === 0 ? 'unknown' : ip
+}
+
+/** True when the peer (the right-most X-Forwarded-For entry) is a trusted proxy, whose X-Forwarded-Proto may be believed. */
+export function peerIsTrustedProxy(headers: HeaderReader): boolean {
+  const peer = headers.get('x-forwarded-for')?.split(',').pop()?.trim()
+  return !!peer && trustOf(getConfig())(normalize(peer), 0)
+}
+
+/** `::ffff:10.0.0.1` (a dual-stack socket's IPv4 peer) is 10.0.0.1; `[::1]` is ::1. */
+function normalize(entry: string): string {
+  const bare = entry.startsWith('[') && entry.endsWith(']') ? entry.slice(1, -1) : entry
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
+  return mapped ? mapped[1]! : bare
+}
+
+type Trusted = (address: string, hop: number) => boolean
+
+let compiled: { config: AppConfig; trusted: Trusted } | undefined
+
+/** The trust predicate, built once per configuration. `hop` 0 is the peer. */
+function trustOf(config: AppConfig): Trusted {
+  if (compiled?.config !== config) compiled = { config, trusted: compile(config.trustProxy) }
+  return compiled.trusted
+}
+
+function compile(trust: TrustProxy): Trusted {
+  if (trust.kind === 'hops') return (_address, hop) => hop < trust.hops
+  const list = new BlockList()
+  for (const entry of trust.addresses) {
+    const [given, prefix] = entry.split('/') as [string, string | undefined]
+    const address = prefix === undefined ? normalize(given) : given
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+    if (prefix === undefined) list.addAddress(address, type)
+    else list.addSubnet(address, Number(prefix), type)
+  }
+  return (address) => {
+    const family = isIP(address)
+    return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4')
+  }
 }

@@ -1,7 +1,9 @@
 import { match, type MatchFunction } from 'path-to-regexp'
 
 import { ApiError } from '../errors'
-import { preflightHeaders } from '../http/cors'
+import { allowMethodsFor, preflightHeaders } from '../http/cors'
+import { withFields } from '../logging'
+import { requestIdFrom } from './requestId'
 import { API_PREFIX, type ApiRequest, type ApiResult, type RouteSpec } from './route'
 import { wrap, type ApiHandler } from './wrap'
 
@@ -24,7 +26,7 @@ function matchOf(c: Compiled, path: string): Record<string, string> | undefined 
 
 /**
  * The /api/v1 surface: every route compiled once and wrapped in the envelope, a CORS
- * preflight answer for any path, and enveloped 404 `route.not_found` / 405
+ * preflight answer for any path (allowing exactly the methods the routes use), and enveloped 404 `route.not_found` / 405
  * `route.method_not_allowed` (with `Allow`) for everything else.
  */
 export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
@@ -33,6 +35,9 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
     match: match<Record<string, string>>(route.path, { decode: decodeURIComponent }),
     handler: wrap(route, `${route.method.toUpperCase()} /api${API_PREFIX}${route.path}`),
   }))
+
+  const allowMethods = allowMethodsFor(compiled.map((c) => c.method))
+  const preflight = preflightAnswer(allowMethods)
 
   const fallbacks = new Map<string, ApiHandler>()
   const fallbackFor = (method: string): ApiHandler => {
@@ -61,12 +66,31 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
 
   return async (req) => {
     const path = req.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/'
-    if (req.method === 'OPTIONS') return { status: 204, headers: preflightHeaders(req.headers.get('origin')), body: null }
+    if (req.method === 'OPTIONS') return preflight(req)
     for (const c of compiled) {
       if (c.method !== req.method) continue
       const params = matchOf(c, path)
       if (params) return c.handler(req, params)
     }
     return fallbackFor(req.method)(req, { path })
+  }
+}
+
+const PREFLIGHT_ROUTE = `OPTIONS /api${API_PREFIX}/*`
+
+/**
+ * A preflight: 204 with no body and no authentication, so it skips the envelope wrapper, but
+ * it echoes the request id and writes its `request.completed` line like every other request.
+ */
+function preflightAnswer(allowMethods: string): (req: ApiRequest) => ApiResult {
+  return (req) => {
+    const started = performance.now()
+    const requestId = requestIdFrom(req.headers)
+    const headers = { 'X-Request-Id': requestId, ...preflightHeaders(req.headers.get('origin'), allowMethods) }
+    withFields({ requestId, route: PREFLIGHT_ROUTE }).info(
+      { statusCode: 204, durationMs: Math.round(performance.now() - started) },
+      'request.completed',
+    )
+    return { status: 204, headers, body: null }
   }
 }

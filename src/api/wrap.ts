@@ -97,7 +97,8 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
     }
     applyCors(headers, req.headers.get('origin'))
     const durationMs = Math.round(performance.now() - started)
-    const level = status >= 500 ? 'error' : status === 429 ? 'warn' : 'info'
+    // 4xx never at error: 429 (throttled) and 408 (body never finished) are the suspicious ones.
+    const level = status >= 500 ? 'error' : status === 429 || status === 408 ? 'warn' : 'info'
     log[level]({ userId, statusCode: status, durationMs }, 'request.completed')
     return { status, headers, body }
   }

@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { envSchema, type RawEnv } from './schema'
+import { TRUST_NOTHING, type TrustProxy } from './trustProxy'
+
+export type { TrustProxy } from './trustProxy'
 
 export type RateLimitRule = { points: number; durationSeconds: number }
 
@@ -36,7 +39,10 @@ export type AppConfig = {
   pagination: { defaultLimit: number; maxLimit: number; maxOffset: number }
   bootstrapAdmin?: { email: string; password: string }
   seedDemo: boolean
-  trustProxy: boolean
+  /** Which proxies may name the client in X-Forwarded-For (src/api/clientIp). */
+  trustProxy: TrustProxy
+  /** Node's headersTimeout and requestTimeout (server.ts), in seconds. */
+  httpRequestTimeoutSeconds: number
   logLevel: string
   rateLimits: {
     register: RateLimitRule
@@ -166,7 +172,8 @@ export function parseConfig(
         ? { email: raw.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(), password: raw.BOOTSTRAP_ADMIN_PASSWORD }
         : undefined,
     seedDemo: raw.SEED_DEMO,
-    trustProxy: raw.TRUST_PROXY,
+    trustProxy: raw.TRUST_PROXY ?? TRUST_NOTHING,
+    httpRequestTimeoutSeconds: raw.HTTP_REQUEST_TIMEOUT_SECONDS,
     logLevel: raw.LOG_LEVEL ?? (isProduction ? 'info' : raw.NODE_ENV === 'test' ? 'silent' : 'debug'),
     rateLimits: {
       register: raw.RATE_LIMIT_REGISTER,

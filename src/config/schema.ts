@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { brandingUrlEnv, publicUrlEnv } from '../urlPolicy'
+import { parseTrustProxy } from './trustProxy'
 
 /** Booleans in the environment are spelled `true`/`false` (also `1`/`0`, `yes`/`no`). */
 const envBoolean = z
@@ -67,7 +68,17 @@ export const envSchema = z.object({
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
   SEED_DEMO: envBoolean.default(false),
-  TRUST_PROXY: envBoolean.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v)
+      if (parsed) return parsed
+      ctx.addIssue({ code: 'custom', message: 'must be a hop count, true/false, or a comma list of proxy IPs/CIDRs' })
+      return z.NEVER
+    })
+    .optional(),
+  /** Headers and body must arrive within this; the server answers 408 otherwise. */
+  HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 
   RATE_LIMIT_REGISTER: rateLimit.prefault('5/3600'),

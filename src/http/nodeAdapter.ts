@@ -8,11 +8,21 @@ import type { Payload } from 'payload'
 
 import type { ApiDispatcher } from '../api/router'
 import type { ApiRequest, ApiResult } from '../api/route'
-import { getConfig } from '../config'
-import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
+import { peerIsTrustedProxy } from '../api/clientIp'
+import { ApiError, bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 import { logger } from '../logging'
 import { NodeHeaderReader } from './headers'
 import { requestOrigin } from './origin'
+
+/**
+ * The body stopped before its end: the client went away, or the server's request timeout
+ * closed the connection (and already answered 408, src/http/clientErrors). Either way a
+ * client's doing: a 408 for the log, never a 500 with a stack.
+ */
+const bodyIncomplete = () =>
+  new ApiError(408, 'validation.failed', 'The request body did not arrive in full.', [
+    { field: '(body)', constraint: 'incomplete' },
+  ])
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -36,7 +46,10 @@ function readBody(req: IncomingMessage): Promise<string> {
     }
     req.on('data', onData)
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
+    req.on('error', () => {
+      logger().warn({ path: (req.url ?? '/').split('?')[0], receivedBytes: size, announcedBytes: req.headers['content-length'] }, 'request.aborted')
+      reject(bodyIncomplete())
+    })
   })
 }
 
@@ -63,7 +76,7 @@ class NodeApiRequest implements ApiRequest {
     this.search = q === -1 ? '' : url.slice(q + 1)
     this.headers = new NodeHeaderReader(req.headers)
     const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
-    this.origin = requestOrigin(this.headers, listenOrigin, { trustProxy: getConfig().trustProxy, encrypted })
+    this.origin = requestOrigin(this.headers, listenOrigin, { trustProxy: peerIsTrustedProxy(this.headers), encrypted })
   }
 
   text(): Promise<string> {

@@ -1,0 +1,60 @@
+/**
+ * The Node HTTP server in front of the app (server.ts builds it; tests build the same one
+ * with other handlers): the client address stamped into X-Forwarded-For, header and body
+ * timeouts, enveloped answers to the errors Node detects itself, and /api/v1 routed to the
+ * API's own handler, everything else to `other` (Next).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+import { getConfig } from '../config'
+import { onClientError } from './clientErrors'
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+const API_V1 = '/api/v1'
+
+export const isApiPath = (path: string): boolean =>
+  path === API_V1 || path.startsWith(`${API_V1}/`) || path.startsWith(`${API_V1}?`)
+
+/**
+ * Appends the socket address to X-Forwarded-For, as a proxy does. The right-most entry is
+ * then always the real peer, and src/api/clientIp walks leftwards from it only through the
+ * proxies TRUST_PROXY names: a header the client sent can never stand in for the peer.
+ */
+export function stampPeerAddress(req: IncomingMessage): void {
+  const peer = req.socket.remoteAddress ?? 'unknown'
+  const given = req.headers['x-forwarded-for']
+  const chain = Array.isArray(given) ? given.join(', ') : given
+  req.headers['x-forwarded-for'] = chain ? `${chain}, ${peer}` : peer
+}
+
+export function createAppServer({ api, other }: { api: Handler; other: Handler }): Server {
+  const timeoutMs = getConfig().httpRequestTimeoutSeconds * 1000
+  // Responses under way, by socket: a Node-level error after a response started closes the
+  // connection without writing a second status line into it.
+  const answering = new WeakMap<Socket, ServerResponse>()
+  const server = createServer(
+    {
+      // Whole request (headers and body) must arrive within the timeout; Node checks
+      // expired requests on this interval, so keep it a fraction of the timeout.
+      requestTimeout: timeoutMs,
+      headersTimeout: timeoutMs,
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(timeoutMs / 4))),
+    },
+    (req, res) => {
+      stampPeerAddress(req)
+      answering.set(req.socket, res)
+      res.once('finish', () => {
+        if (answering.get(req.socket) === res) answering.delete(req.socket)
+      })
+      if (isApiPath(req.url ?? '/')) api(req, res)
+      else other(req, res)
+    },
+  )
+  server.keepAliveTimeout = 65_000
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket) =>
+    onClientError(err, socket, (s) => answering.get(s)?.headersSent ?? false),
+  )
+  return server
+}
