@@ -25,7 +25,8 @@ function composeConfig(dotEnv: string): { status: number | null; stdout: string;
   writeFileSync(path.join(dir, '.env'), dotEnv)
   const run = spawnSync(COMPOSE, ['-f', 'docker-compose.yml', 'config'], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir },
+    // Only the .env file configures it: none of this process's DATABASE_*/DB_NAME leak in.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, NODE_ENV: 'test' },
     encoding: 'utf8',
     timeout: 60_000,
   })
