@@ -3,12 +3,19 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The build cache is only for rebuilds; the runtime needs none of it.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund && rm -rf .next/cache
 
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
+# The code stays root-owned (the app cannot rewrite itself); what the app writes belongs to
+# `node`: the SQLite file and uploads under data/ (media is a volume: a new named volume
+# takes this directory's owner) and Next's runtime cache.
 COPY --from=build /app /app
+RUN mkdir -p /app/data/media /app/.next/cache \
+ && chown -R node:node /app/data /app/.next/cache
 USER node
 EXPOSE 3000
+# server.ts runs through tsx, a runtime dependency (package.json "dependencies").
 CMD ["node", "--max-old-space-size=384", "--import", "tsx", "server.ts"]

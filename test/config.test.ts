@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 
+import { MongoClient } from 'mongodb'
+
 import { ConfigError, parseConfig } from '../src/config'
+import { mongoUriFromParts } from '../src/config/databaseUri'
 
 const strong = (c: string) => c.repeat(40)
 const prod = {
@@ -151,5 +154,57 @@ describe('configuration', () => {
 
   it('treats empty variables as unset', () => {
     expect(parseConfig({ APP_NAME: '', PORT: '' }, '1').branding.name).toBe('App')
+  })
+})
+
+describe('database URI from DATABASE_* parts', () => {
+  // The driver's own parser: what it decodes is what it sends to the server.
+  const credentialsSeenByDriver = (uri: string) => {
+    const client = new MongoClient(uri)
+    const { credentials, dbName, hosts, replicaSet } = client.options
+    return { username: credentials?.username, password: credentials?.password, source: credentials?.source, dbName, hosts: hosts.map(String), replicaSet }
+  }
+
+  const passwords = ['a/b', 'a:b', '100%', 'x@y', 'what?', 'h#sh', 'p+q', 'Zm9v/Ym:Fy%40@?#+==', ' spaced ', 'ümlaut']
+  it.each(passwords)('password %j reaches the driver unchanged', (password) => {
+    const c = parseConfig({ DATABASE_HOST: 'mongo:27017', DATABASE_ROOT_USER: 'root', DATABASE_ROOT_PASSWORD: password, DB_NAME: 'curation' })
+    expect(c.database.engine).toBe('mongodb')
+    expect(credentialsSeenByDriver(c.database.uri)).toEqual({
+      username: 'root',
+      password,
+      source: 'admin',
+      dbName: 'curation',
+      hosts: ['mongo:27017'],
+      replicaSet: 'rs0',
+    })
+    // WHATWG URL agrees: the encoded userinfo decodes back to the same password.
+    expect(decodeURIComponent(new URL(c.database.uri.replace(/^mongodb:/, 'http:')).password)).toBe(password)
+  })
+
+  it('encodes the user too, and accepts a host list', () => {
+    const uri = mongoUriFromParts({ hosts: 'a:27017,b:27018', user: 'ad@min:1', password: 'p/w', dbName: 'db' })
+    expect(uri).toBe('mongodb://ad%40min%3A1:p%2Fw@a:27017,b:27018/db?authSource=admin&replicaSet=rs0')
+    expect(credentialsSeenByDriver(uri)).toMatchObject({ username: 'ad@min:1', password: 'p/w', hosts: ['a:27017', 'b:27018'] })
+  })
+
+  it('builds a credential-free URI when neither user nor password is set', () => {
+    expect(parseConfig({ DATABASE_HOST: 'localhost' }).database.uri).toBe('mongodb://localhost/?replicaSet=rs0')
+  })
+
+  it('DATABASE_URI is used as given when DATABASE_HOST is unset', () => {
+    expect(parseConfig({ DATABASE_URI: 'mongodb://h/x?replicaSet=rs0', DATABASE_ROOT_PASSWORD: 'ignored' }).database.uri).toBe(
+      'mongodb://h/x?replicaSet=rs0',
+    )
+  })
+
+  it('refuses unusable parts, naming the variables and never the password', () => {
+    const secret = 'do-not-print-me'
+    const problems = problemsOf({ DATABASE_HOST: 'mongo:27017/evil', DATABASE_ROOT_PASSWORD: secret, DATABASE_URI: 'mongodb://x' })
+    expect(problems).toEqual([
+      'DATABASE_URI/DATABASE_HOST: set one, not both',
+      'DATABASE_HOST: must be a comma-separated list of host[:port]',
+      'DATABASE_ROOT_USER/DATABASE_ROOT_PASSWORD: set both or neither',
+    ])
+    expect(problems.join('\n')).not.toContain(secret)
   })
 })

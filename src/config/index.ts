@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
+import { resolveDatabaseUri } from './databaseUri'
 import { envSchema, type RawEnv } from './schema'
 import { TRUST_NOTHING, type TrustProxy } from './trustProxy'
 
@@ -127,9 +128,9 @@ export function parseConfig(
   if ((raw.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (raw.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
     problems.push('BOOTSTRAP_ADMIN_EMAIL/BOOTSTRAP_ADMIN_PASSWORD: set both or neither')
   }
+  const uri = resolveDatabaseUri(raw, problems)
   if (problems.length > 0) throw new ConfigError(problems)
 
-  const uri = raw.DATABASE_URI ?? 'file:./data/app.db'
   return {
     env: raw.NODE_ENV,
     isProduction,

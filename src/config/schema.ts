@@ -48,6 +48,8 @@ export const envSchema = z.object({
     .regex(/^(file:|mongodb:\/\/|mongodb\+srv:\/\/)/, 'must start with file:, mongodb:// or mongodb+srv://')
     .optional(),
   DB_NAME: z.string().min(1).optional(),
+  /** MongoDB host[:port] list; with the root user/password and DB_NAME it builds the URI. */
+  DATABASE_HOST: z.string().min(1).optional(),
   DATABASE_ROOT_USER: z.string().optional(),
   DATABASE_ROOT_PASSWORD: z.string().optional(),
 

@@ -249,9 +249,17 @@ describe('GET /content pagination', () => {
     expect(res.body.pagination).toEqual({ offset: 0, limit: 0, total: 4, hasMore: true })
   })
 
-  it('estimate=true answers a total (exact on SQLite); other values are validation.failed', async () => {
+  it('estimate=true never counts pending, rejected or inactive items, and no page past the end has more (any engine)', async () => {
+    // The collection holds 11 items, 8 of them public: a whole-collection count would say 11.
     const res = await get('?estimate=true&limit=2')
-    expect(res.body.pagination.total).toBe(8)
+    expect(res.status).toBe(200)
+    expect(res.body.pagination).toEqual({ offset: 0, limit: 2, total: 8, hasMore: true })
+    const past = await get('?estimate=true&offset=8&limit=2')
+    expect(past.body.data).toEqual([])
+    expect(past.body.pagination).toMatchObject({ offset: 8, limit: 2, hasMore: false })
+  })
+
+  it('estimate takes true or false; other values are validation.failed', async () => {
     expect((await get('?estimate=maybe')).body.error.code).toBe('validation.failed')
   })
 })

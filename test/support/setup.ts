@@ -1,15 +1,17 @@
 /**
  * Runs before each test file: a fresh database (a new SQLite file, or a new database on the
- * MongoDB server named by DATABASE_URI) and a known test environment.
+ * MongoDB server named by DATABASE_URI or DATABASE_HOST) and a known test environment.
+ * After the file, its database is dropped.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { afterAll } from 'vitest'
 
 const id = randomBytes(6).toString('hex')
 const given = process.env.DATABASE_URI
-if (given?.startsWith('mongodb')) {
+if (given?.startsWith('mongodb') || process.env.DATABASE_HOST) {
   process.env.DB_NAME = `curation_test_${id}`
 } else {
   const dir = path.join(os.tmpdir(), 'curation-tests')
@@ -31,3 +33,11 @@ for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v
 
 // Payload caches its instance on a global; a new file must not inherit the previous file's.
 delete (globalThis as { _payload?: unknown })._payload
+
+// Registered first, so it runs last (after hooks run in reverse): the file's own teardown
+// (servers, browsers) is done before its database goes.
+afterAll(async () => {
+  const { parseConfig } = await import('../../src/config')
+  const { dropDatabase } = await import('../../src/db/testSupport')
+  await dropDatabase(parseConfig(process.env).database)
+})

@@ -1,6 +1,7 @@
 /**
  * Starts the real production server (the built Next app behind server.ts) on a free port
- * with a fresh SQLite database, for browser tests. `npm test` builds before running vitest.
+ * with a fresh database of the suite's engine (a new SQLite file, or a new database on the
+ * suite's MongoDB server), dropped when the server stops. `npm test` builds before running vitest.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -8,6 +9,9 @@ import { existsSync, mkdirSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+
+import { parseConfig } from '../../../src/config'
+import { dropDatabase } from '../../../src/db/testSupport'
 
 export type RunningServer = { baseUrl: string; logs: string[]; stop(): Promise<void> }
 
@@ -34,13 +38,16 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
     throw new Error('No production build found: run `npm run build` first (`npm test` does).')
   }
   const port = await freePort()
-  const dir = path.join(os.tmpdir(), 'curation-browser', randomBytes(6).toString('hex'))
+  const id = randomBytes(6).toString('hex')
+  const dir = path.join(os.tmpdir(), 'curation-browser', id)
   mkdirSync(dir, { recursive: true })
+  // The suite's engine: on MongoDB the same server (DATABASE_URI or DATABASE_HOST) with a database of its own.
+  const onMongo = parseConfig(process.env).database.engine === 'mongodb'
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),
-    DATABASE_URI: `file:${path.join(dir, 'app.db')}`,
+    ...(onMongo ? { DB_NAME: `curation_browser_${id}` } : { DATABASE_URI: `file:${path.join(dir, 'app.db')}` }),
     PAYLOAD_SECRET: randomBytes(32).toString('hex'),
     JWT_ACCESS_SECRET: randomBytes(32).toString('hex'),
     JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
@@ -49,7 +56,6 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
     NEXT_TELEMETRY_DISABLED: '1',
     ...extraEnv,
   }
-  delete env.DB_NAME
   const args =
     entry === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)] : ['--max-old-space-size=384', '--import', 'tsx', 'server.ts']
   const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -72,11 +78,13 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
   return {
     baseUrl,
     logs,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
-      }),
+      })
+      await dropDatabase(parseConfig(env).database)
+    },
   }
 }

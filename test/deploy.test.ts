@@ -1,0 +1,149 @@
+/**
+ * The Docker deployment, checked without a Docker engine: `docker-compose config` resolves
+ * the stack (Debian's docker-compose; .ci/run installs it), the app receives the database
+ * password as a part it encodes itself, and the image runs as a non-root user that owns
+ * everything the app writes, starting with runtime dependencies only.
+ */
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { MongoClient } from 'mongodb'
+import { describe, expect, it } from 'vitest'
+
+import { parseConfig } from '../src/config'
+
+const root = path.resolve(import.meta.dirname, '..')
+const COMPOSE = '/usr/bin/docker-compose'
+// Characters that break a pasted URI: / : % @ ? # + (a typical `openssl rand -base64` output has some).
+const PASSWORD = 'Zm9v/Ym:Fy%40@?#+=='
+
+/** `docker-compose config` in a scratch directory holding the compose file and a `.env`. */
+function composeConfig(dotEnv: string): { status: number | null; stdout: string; stderr: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'compose-'))
+  copyFileSync(path.join(root, 'docker-compose.yml'), path.join(dir, 'docker-compose.yml'))
+  writeFileSync(path.join(dir, '.env'), dotEnv)
+  const run = spawnSync(COMPOSE, ['-f', 'docker-compose.yml', 'config'], {
+    cwd: dir,
+    // Only the .env file configures it: none of this process's DATABASE_*/DB_NAME leak in.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, NODE_ENV: 'test' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+/** The `environment:` mapping of one service in docker-compose's resolved output. */
+function serviceEnvironment(resolved: string, service: string): Record<string, string> {
+  const lines = resolved.split('\n')
+  const start = lines.indexOf(`  ${service}:`)
+  expect(start, `service ${service} in the resolved config`).toBeGreaterThanOrEqual(0)
+  const envAt = lines.findIndex((l, i) => i > start && l === '    environment:')
+  const env: Record<string, string> = {}
+  for (const line of lines.slice(envAt + 1)) {
+    const m = /^ {6}([A-Z0-9_]+): (.*)$/.exec(line)
+    if (!m) break
+    const raw = m[2]!
+    // Plain or single-quoted YAML scalars; compose writes a literal `$` as `$$`.
+    const value = raw.startsWith("'") ? raw.slice(1, -1).replaceAll("''", "'") : raw
+    env[m[1]!] = value.replaceAll('$$', '$')
+  }
+  return env
+}
+
+/** The instructions of the Dockerfile's last stage (the image that runs). */
+function finalStage(): string[] {
+  const text = readFileSync(path.join(root, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ')
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+  const from = lines.map((l, i) => (/^FROM\s/i.test(l) ? i : -1)).filter((i) => i >= 0).pop()!
+  return lines.slice(from)
+}
+
+describe('docker-compose', () => {
+  it('is installed here (CI installs Debian docker-compose to check the stack)', () => {
+    expect(existsSync(COMPOSE), `${COMPOSE} missing: apt-get install docker-compose`).toBe(true)
+  })
+
+  it('`docker-compose config` resolves the stack and refuses to run without a database password', () => {
+    const ok = composeConfig(`DATABASE_ROOT_PASSWORD=${PASSWORD}\n`)
+    expect(ok.stderr).toBe('')
+    expect(ok.status).toBe(0)
+    const missing = composeConfig('DB_NAME=x\n')
+    expect(missing.status).not.toBe(0)
+    expect(missing.stderr).toContain('set DATABASE_ROOT_PASSWORD in .env')
+  })
+
+  it('hands the app the password as a part, and the URI the app builds carries it intact to the driver', () => {
+    const resolved = composeConfig(`DATABASE_ROOT_PASSWORD=${PASSWORD}\nDATABASE_ROOT_USER=admin\nDB_NAME=prod\n`)
+    expect(resolved.status).toBe(0)
+    // No resolved value pastes the password into a URI.
+    for (const line of resolved.stdout.split('\n')) {
+      if (line.includes('mongodb://')) expect(line).not.toContain(PASSWORD)
+    }
+    const env = serviceEnvironment(resolved.stdout, 'app')
+    expect(env).toMatchObject({ DATABASE_HOST: 'mongo:27017', DATABASE_ROOT_USER: 'admin', DATABASE_ROOT_PASSWORD: PASSWORD, DB_NAME: 'prod' })
+    expect(env.DATABASE_URI ?? '').toBe('')
+    const mongo = serviceEnvironment(resolved.stdout, 'mongo')
+    expect(mongo).toEqual({ MONGO_INITDB_ROOT_USERNAME: 'admin', MONGO_INITDB_ROOT_PASSWORD: PASSWORD })
+
+    const config = parseConfig({ ...env, NODE_ENV: 'test' })
+    const { credentials, hosts, dbName, replicaSet } = new MongoClient(config.database.uri).options
+    expect({ user: credentials?.username, password: credentials?.password, source: credentials?.source }).toEqual({
+      user: 'admin',
+      password: PASSWORD,
+      source: 'admin',
+    })
+    expect({ hosts: hosts.map(String), dbName, replicaSet }).toEqual({ hosts: ['mongo:27017'], dbName: 'prod', replicaSet: 'rs0' })
+  })
+
+  it('keeps credentials off command lines: the healthcheck reads them from its environment', () => {
+    const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')
+    expect(compose).not.toMatch(/mongodb:\/\/[^\s'"]*\$\{?DATABASE_ROOT_PASSWORD/)
+    expect(compose).not.toMatch(/-p\s+"?\$+\{?MONGO_INITDB_ROOT_PASSWORD/)
+    expect(compose).toContain('encodeURIComponent(process.env.MONGO_INITDB_ROOT_PASSWORD)')
+  })
+})
+
+describe('Dockerfile', () => {
+  const stage = finalStage()
+
+  it('runs the app as a non-root user', () => {
+    const users = stage.filter((l) => /^USER\s/i.test(l)).map((l) => l.split(/\s+/)[1]!)
+    expect(users.length).toBeGreaterThan(0)
+    expect(['root', '0', '0:0']).not.toContain(users.at(-1))
+    expect(users.at(-1)).toBe('node')
+  })
+
+  it('creates every directory the app writes, and every volume mount point, owned by that user', () => {
+    const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')
+    const mountPoints = [...compose.matchAll(/^\s+- [\w-]+:(\/app\/[^\s:]+)/gm)].map((m) => m[1]!)
+    expect(mountPoints).toEqual(['/app/data/media'])
+    // data/ holds the SQLite file and uploads (collections/Media.ts staticDir), .next/cache Next's runtime cache.
+    const written = ['/app/data', '/app/data/media', '/app/.next/cache']
+    const run = stage.filter((l) => /^RUN\s/i.test(l)).join(' ')
+    const created = /mkdir -p ([^&]+)/.exec(run)?.[1]?.trim().split(/\s+/) ?? []
+    for (const dir of [...written, ...mountPoints]) {
+      // mkdir -p makes the parents too.
+      expect(created.some((c) => c === dir || c.startsWith(`${dir}/`)), dir).toBe(true)
+    }
+    const chown = /chown -R node:node ([^&]+)/.exec(run)
+    expect(chown).not.toBeNull()
+    const owned = chown![1]!.trim().split(/\s+/)
+    for (const dir of [...written, ...mountPoints]) {
+      expect(owned.some((o) => dir === o || dir.startsWith(`${o}/`)), dir).toBe(true)
+    }
+    // USER comes after the ownership change, so nothing later recreates them as root.
+    expect(stage.findIndex((l) => /^USER\s/i.test(l))).toBeGreaterThan(stage.findIndex((l) => l.includes('chown')))
+  })
+
+  it('starts with runtime dependencies only: every --import of its CMD is in "dependencies"', () => {
+    const cmd = stage.find((l) => /^CMD\s/i.test(l))!
+    const argv: string[] = JSON.parse(cmd.replace(/^CMD\s+/i, ''))
+    const imports = argv.flatMap((a, i) => (a === '--import' ? [argv[i + 1]!] : []))
+    expect(imports).toEqual(['tsx'])
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+    for (const name of imports) expect(Object.keys(pkg.dependencies), name).toContain(name)
+    // The build prunes dev dependencies: what the CMD needs must survive that.
+    expect(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).toContain('npm prune --omit=dev')
+  })
+})
