@@ -3,6 +3,7 @@ import type { CollectionConfig, Validate } from 'payload'
 import { allowIf } from '../access/collectionAccess'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
 import { invalidateCounts } from '../src/db/engine'
+import { consoleContentRules } from '../src/services/contentSubmission'
 import { slugProblem } from '../src/slug'
 import { slugField } from './taxonomyFields'
 
@@ -63,7 +64,11 @@ export const Content: CollectionConfig = {
   defaultSort: '-approvedAt',
   endpoints: contentModerationEndpoints,
   // Cached list totals are keyed by a data version; a local write also drops them at once.
-  hooks: { afterChange: [({ doc }) => (invalidateCounts(), doc)] },
+  hooks: {
+    // The console's REST: submit rules on create, no workflow move on update (services only).
+    beforeChange: [consoleContentRules],
+    afterChange: [({ doc }) => (invalidateCounts(), doc)],
+  },
   fields: [
     slugField({ unique: true }),
     { name: 'title', type: 'text', required: true, maxLength: 200 },
@@ -84,13 +89,13 @@ export const Content: CollectionConfig = {
       required: true,
       defaultValue: 'pending',
       options: [...CONTENT_STATUSES],
-      // Moderation actions (approve/reject) change it, not free editing.
+      // Workflow fields: only the services move them (the hook refuses changes from the console).
       admin: { readOnly: true, position: 'sidebar' },
     },
-    { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { position: 'sidebar' } },
-    { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { position: 'sidebar' } },
+    { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { readOnly: true, position: 'sidebar' } },
+    { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { readOnly: true, position: 'sidebar' } },
     { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
-    { name: 'rejectionReason', type: 'textarea', maxLength: 500 },
+    { name: 'rejectionReason', type: 'textarea', maxLength: 500, admin: { readOnly: true } },
     { name: 'thumbnail', type: 'upload', relationTo: 'media' },
     // Denormalized from the upload so list reads need no join (written with `thumbnail`).
     { name: 'thumbnailUrl', type: 'text', admin: { readOnly: true, position: 'sidebar' } },

@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
+import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { COLOR_PICKER } from './taxonomyFields'
 
 /** The starting facets; every tag belongs to one. */
@@ -17,6 +18,7 @@ export const Facets: CollectionConfig = {
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'key', 'color', 'displayOrder'], group: 'Taxonomy' },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
+  hooks: { beforeChange: [renameOnlyGuard('facet')] },
   fields: [
     { name: 'key', type: 'text', required: true, unique: true, index: true },
     { name: 'label', type: 'text', required: true },
