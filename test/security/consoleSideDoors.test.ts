@@ -125,6 +125,23 @@ describe('content workflow fields through PATCH /api/content/<id>', () => {
     expect((await app.request('GET', `/v1/content/${item.slug}`)).status).toBe(200)
   })
 
+  it('refuses the same moves through a bulk PATCH /api/content?where=… and a duplicate of an approved item', async () => {
+    const { app, moderator } = await setup()
+    const item = await content(app.payload, { status: 'pending', approvedAt: null })
+    const bulk = await app.request('PATCH', `/content?where[id][equals]=${item.id}`, { headers: { cookie: moderator.cookie }, body: { status: 'approved' } })
+    expect(bulk.status).toBe(400)
+    expect(bulk.body.docs).toEqual([])
+    expect(bulk.body.errors).toHaveLength(1)
+    expect(bulk.body.errors[0].id).toBe(item.id)
+    expect(await stored(app, 'content', item.id)).toMatchObject({ status: 'pending', approvedAt: null })
+
+    const approved = await content(app.payload, {})
+    const copies = async () => (await app.payload.count({ collection: 'content', where: { title: { equals: approved.title } }, overrideAccess: true })).totalDocs
+    const duplicate = await app.request('POST', `/content/${approved.id}/duplicate`, { headers: { cookie: moderator.cookie }, body: {} })
+    expectRefused(duplicate, 'content', ['approvedAt', 'status'])
+    expect(await copies()).toBe(1)
+  })
+
   it('refuses changing submittedBy and rejectionReason', async () => {
     const { app, moderator, admin } = await setup()
     const item = await content(app.payload, { status: 'pending', approvedAt: null, submittedBy: admin.id })
