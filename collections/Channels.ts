@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
+import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
 /** Channels within a group; the slug is unique per group (composite unique index). */
@@ -16,7 +17,7 @@ export const Channels: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   indexes: [{ fields: ['group', 'slug'], unique: true }],
-  hooks: { afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('channel')], afterChange: [catalogChangedHook] },
   fields: [
     { name: 'group', type: 'relationship', relationTo: 'groups', required: true, index: true },
     slugField({ unique: false }),

@@ -3,6 +3,7 @@ import type { CollectionConfig, Validate } from 'payload'
 import { allowIf } from '../access/collectionAccess'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
 import { contentChangedHook } from '../src/services/contentHooks'
+import { consoleContentRules } from '../src/services/contentSubmission'
 import { slugProblem } from '../src/slug'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { contentUrlValidator } from '../src/urlPolicy'
@@ -55,8 +56,12 @@ export const Content: CollectionConfig = {
   },
   defaultSort: '-approvedAt',
   endpoints: contentModerationEndpoints,
-  // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
-  hooks: { afterChange: [contentChangedHook] },
+  hooks: {
+    // The console's REST: submit rules on create, no workflow move on update (services only).
+    beforeChange: [consoleContentRules],
+    // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
+    afterChange: [contentChangedHook],
+  },
   fields: [
     slugField({ unique: true }),
     { name: 'title', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.title) },
@@ -77,13 +82,13 @@ export const Content: CollectionConfig = {
       required: true,
       defaultValue: 'pending',
       options: [...CONTENT_STATUSES],
-      // Moderation actions (approve/reject) change it, not free editing.
+      // Workflow fields: only the services move them (the hook refuses changes from the console).
       admin: { readOnly: true, position: 'sidebar' },
     },
-    { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { position: 'sidebar' } },
-    { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { position: 'sidebar' } },
+    { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { readOnly: true, position: 'sidebar' } },
+    { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { readOnly: true, position: 'sidebar' } },
     { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
-    { name: 'rejectionReason', type: 'textarea', validate: textValidator(TEXT_LIMITS.reason) },
+    { name: 'rejectionReason', type: 'textarea', validate: textValidator(TEXT_LIMITS.reason), admin: { readOnly: true } },
     { name: 'thumbnail', type: 'upload', relationTo: 'media' },
     // Denormalized from the upload so list reads need no join (written with `thumbnail`).
     { name: 'thumbnailUrl', type: 'text', admin: { readOnly: true, position: 'sidebar' } },

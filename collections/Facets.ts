@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
+import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { COLOR_PICKER, labelField } from './taxonomyFields'
 
@@ -19,7 +20,7 @@ export const Facets: CollectionConfig = {
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'key', 'color', 'displayOrder'], group: 'Taxonomy' },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  hooks: { afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('facet')], afterChange: [catalogChangedHook] },
   fields: [
     { name: 'key', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.facetKey) },
     labelField,

@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
+import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
 /** Groups within a surface; the slug is unique per surface (composite unique index). */
@@ -16,7 +17,7 @@ export const Groups: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   indexes: [{ fields: ['surface', 'slug'], unique: true }],
-  hooks: { afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('group')], afterChange: [catalogChangedHook] },
   fields: [
     { name: 'surface', type: 'relationship', relationTo: 'surfaces', required: true, index: true },
     slugField({ unique: false }),

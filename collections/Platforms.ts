@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
+import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
 /** Where content lives (YouTube, a blog host...). */
@@ -15,7 +16,7 @@ export const Platforms: CollectionConfig = {
   },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  hooks: { afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('platform')], afterChange: [catalogChangedHook] },
   fields: [slugField({ unique: true }), labelField, colorField('color'), displayOrderField, isActiveField],
   timestamps: true,
 }

@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { catalogChangedHook } from '../src/services/catalogHooks'
+import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
 /** Top level of the navigation tree. Never hard-deleted: deactivate instead. */
@@ -15,7 +16,7 @@ export const Surfaces: CollectionConfig = {
   },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  hooks: { afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('surface')], afterChange: [catalogChangedHook] },
   fields: [
     slugField({ unique: true }),
     labelField,

@@ -3,6 +3,7 @@ import type { CollectionConfig } from 'payload'
 import { allowIf, consoleRead } from '../access/collectionAccess'
 import { tagConsoleEndpoints } from '../endpoints/adminTags'
 import { catalogChangedHook } from '../src/services/catalogHooks'
+import { tagSlugGuard } from '../src/services/tagWrites'
 import { labelField, slugField } from './taxonomyFields'
 
 /** Tags, each in one facet. Never deleted; rename is the editorial operation. */
@@ -21,7 +22,7 @@ export const Tags: CollectionConfig = {
     delete: () => false,
   },
   defaultSort: 'label',
-  hooks: { afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [tagSlugGuard], afterChange: [catalogChangedHook] },
   endpoints: tagConsoleEndpoints,
   fields: [
     slugField({ unique: true }),

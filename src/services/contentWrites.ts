@@ -9,10 +9,12 @@ import { getConfig } from '../config'
 import { contentStoreFor, invalidateCounts, transitionContentStatus, withTransientRetry, type ContentRecord } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { emit } from '../events/bus'
-import { assertSlug, RESERVED_SLUGS, suggestSlug } from '../slug'
+import { assertSlug, suggestSlug } from '../slug'
 import { submissionsOpen } from './branding'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'
+import { checkTagSlugs, derivedSlugs, newSubmissionFields } from './contentSubmission'
+import { WORKFLOW_CONTEXT } from './workflowGuard'
 
 export type SubmitInput = {
   title: string
@@ -34,7 +36,7 @@ function isUniqueViolation(err: unknown): boolean {
   return Array.isArray(errors) && errors.some((e) => e.path === 'slug')
 }
 
-/** Slug, group, channel, platform and tags resolved to ids; unknown ones are 400 validation.failed. */
+/** Group, channel, platform and tags resolved to ids; unknown ones are 400 validation.failed. */
 async function resolveReferences(payload: Payload, input: SubmitInput) {
   const taxonomy = await getTaxonomy(payload)
   const problems: FieldProblem[] = []
@@ -58,29 +60,10 @@ async function resolveReferences(payload: Payload, input: SubmitInput) {
     platform = taxonomy.platformIdBySlug.get(input.platform) ?? null
     if (!platform) problems.push({ field: 'platform', constraint: 'exists', value: input.platform })
   }
-  const tagSlugs = [...new Set(input.tagSlugs ?? [])]
-  if (tagSlugs.length > 0) {
-    const found = await payload.find({
-      collection: 'tags',
-      where: { slug: { in: tagSlugs } },
-      limit: tagSlugs.length,
-      depth: 0,
-      overrideAccess: true,
-    })
-    const known = new Set(found.docs.map((t) => String((t as unknown as { slug: string }).slug)))
-    tagSlugs.forEach((slug, i) => {
-      if (!known.has(slug)) problems.push({ field: `tagSlugs.${i}`, constraint: 'exists', value: slug })
-    })
-  }
+  const { tagSlugs, problems: tagProblems } = await checkTagSlugs(payload, input.tagSlugs ?? [])
+  problems.push(...tagProblems)
   if (problems.length > 0) throw validationFailed(problems)
   return { group, channel, platform, tagSlugs, taxonomy }
-}
-
-/** Candidate slugs from the title: base, base-2, base-3, ... (reserved bases start at -2). */
-function* derivedSlugs(title: string): Generator<string> {
-  const base = suggestSlug(title).slice(0, 58).replace(/-+$/, '') || 'item'
-  if (!RESERVED_SLUGS.includes(base)) yield base
-  for (let n = 2; ; n++) yield `${base}-${n}`
 }
 
 export async function submitContent(payload: Payload, input: SubmitInput, user: AuthUser): Promise<ContentDto> {
@@ -107,11 +90,10 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
           group,
           channel,
           platform,
-          status: 'pending',
-          isActive: true,
-          submittedBy: user.id,
+          ...newSubmissionFields(user.id),
         },
         overrideAccess: true,
+        context: WORKFLOW_CONTEXT,
       }))
     } catch (err) {
       // A concurrent submission took the slug between the check and the insert.
@@ -186,7 +168,7 @@ export async function softDeleteContent(payload: Payload, slug: string): Promise
   if (!record) throw notFound()
   if (record.isActive) {
     await withTransientRetry(() =>
-      payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true }),
+      payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true, context: WORKFLOW_CONTEXT }),
     )
     invalidateCounts()
   }

@@ -12,6 +12,7 @@ import { assertSlug, suggestSlug } from '../slug'
 import { getTaxonomy } from './catalog'
 import { bumpCatalogGeneration } from './catalogHooks'
 import { getTag, type TagDto } from './tags'
+import { workflowFieldsGuard } from './workflowGuard'
 
 export type NewTagInput = { label: string; facet: string; slug?: string }
 export type TagPatch = { label?: string; facet?: string }
@@ -81,3 +82,8 @@ export async function renameImpact(payload: Payload, slug: string): Promise<numb
   const res = await payload.count({ collection: 'content', where: { tagSlugs: { contains: slug } }, overrideAccess: true })
   return res.totalDocs
 }
+
+/** The tags collection hook: a slug changes only through renameTag (content follows, audit written). */
+export const tagSlugGuard = workflowFieldsGuard('tags', [
+  { name: 'slug', use: 'Rename (the Rename action, or POST /api/v1/tags/<slug>/rename)' },
+])

@@ -9,6 +9,7 @@ import type { Payload } from 'payload'
 
 import { ApiError } from '../errors'
 import { assertSlug } from '../slug'
+import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
 
 export type TaxonomyKind = 'surface' | 'group' | 'channel' | 'platform' | 'facet'
 
@@ -123,7 +124,25 @@ export async function renameNode(
   assertSlug(newKey, 'newSlug')
   if (newKey !== doc[spec.keyField]) await assertFree(payload, kind, newKey, parent?.id)
   const updated = await guarded(kind, newKey, () =>
-    payload.update({ collection: spec.collection, id: doc.id, data: { [spec.keyField]: newKey } as never, overrideAccess: true }),
+    payload.update({
+      collection: spec.collection,
+      id: doc.id,
+      data: { [spec.keyField]: newKey } as never,
+      overrideAccess: true,
+      context: WORKFLOW_CONTEXT,
+    }),
   )
   return toDto(kind, updated as unknown as Doc, parent?.key)
 }
+
+const RENAME_ROUTES: Record<TaxonomyKind, string> = {
+  surface: 'POST /api/v1/catalog/surfaces/<slug>/rename',
+  group: 'POST /api/v1/catalog/surfaces/<surface>/groups/<slug>/rename',
+  channel: 'POST /api/v1/catalog/surfaces/<surface>/groups/<group>/channels/<slug>/rename',
+  platform: 'POST /api/v1/catalog/platforms/<slug>/rename',
+  facet: 'POST /api/v1/catalog/facets/<key>/rename',
+}
+
+/** The collection hook that keeps a node's slug (key) out of plain updates: renames go through renameNode. */
+export const renameOnlyGuard = (kind: TaxonomyKind) =>
+  workflowFieldsGuard(KINDS[kind].collection, [{ name: KINDS[kind].keyField, use: `the rename operation (${RENAME_ROUTES[kind]})` }])

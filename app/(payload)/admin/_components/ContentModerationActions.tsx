@@ -1,5 +1,9 @@
 'use client'
-/** Approve / reject from a content item's edit view; the status field itself stays read-only. */
+/**
+ * Approve / reject / delete from a content item's edit view. The workflow fields themselves
+ * are read-only: these buttons call the same services as the API (POST
+ * /api/content/moderation/<id>/<action>), each checking its permission.
+ */
 import { Button, toast, useAuth, useDocumentInfo, useFormFields } from '@payloadcms/ui'
 import { useRouter } from 'next/navigation'
 import React, { useState } from 'react'
@@ -10,12 +14,18 @@ export function ContentModerationActions() {
   const { id } = useDocumentInfo()
   const { user } = useAuth()
   const status = useFormFields(([fields]) => fields.status?.value as string | undefined)
+  const isActive = useFormFields(([fields]) => fields.isActive?.value as boolean | undefined)
   const router = useRouter()
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
-  if (!id || status !== 'pending' || !permissionsOfUser(user as never).includes('content.approve')) return null
+  const permissions = permissionsOfUser(user as never)
+  const canModerate = status === 'pending' && isActive !== false && permissions.includes('content.approve')
+  const canDelete = isActive !== false && permissions.includes('content.delete')
+  if (!id || (!canModerate && !canDelete)) return null
 
-  const act = async (action: 'approve' | 'reject') => {
+  const done = { approve: 'Approved.', reject: 'Rejected.', delete: 'Deleted (hidden; the record is kept).' }
+  const act = async (action: 'approve' | 'reject' | 'delete') => {
+    if (action === 'delete' && !window.confirm('Delete this item? It is hidden from every list; the record is kept.')) return
     setBusy(true)
     try {
       const res = await fetch(`/api/content/moderation/${id}/${action}`, {
@@ -27,7 +37,7 @@ export function ContentModerationActions() {
       const body = await res.json().catch(() => ({}))
       if (!res.ok) toast.error(body?.error?.message ?? `Could not ${action}.`)
       else {
-        toast.success(action === 'approve' ? 'Approved.' : 'Rejected.')
+        toast.success(done[action])
         router.refresh()
       }
     } finally {
@@ -38,13 +48,22 @@ export function ContentModerationActions() {
     <div className="content-moderation" style={{ marginBottom: 16 }}>
       <strong>Moderation</strong>
       <div style={{ display: 'flex', flexDirection: 'column', gap: 8, marginTop: 8 }}>
-        <Button size="small" disabled={busy} onClick={() => void act('approve')}>
-          Approve
-        </Button>
-        <input name="rejection-reason" placeholder="Rejection reason (optional)" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
-        <Button size="small" buttonStyle="secondary" disabled={busy} onClick={() => void act('reject')}>
-          Reject
-        </Button>
+        {canModerate && (
+          <>
+            <Button size="small" disabled={busy} onClick={() => void act('approve')}>
+              Approve
+            </Button>
+            <input name="rejection-reason" placeholder="Rejection reason (optional)" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+            <Button size="small" buttonStyle="secondary" disabled={busy} onClick={() => void act('reject')}>
+              Reject
+            </Button>
+          </>
+        )}
+        {canDelete && (
+          <Button size="small" buttonStyle="error" disabled={busy} onClick={() => void act('delete')}>
+            Delete
+          </Button>
+        )}
       </div>
     </div>
   )
