@@ -273,6 +273,9 @@ describe("Payload's REST shows no auth internals", () => {
     const moderator = await createUser(app, ['moderator'])
     // The moderator's console sign-in gives it a session the admin must not see.
     await consoleCookie(app, moderator.email, moderator.password)
+    const signIn = await app.request('POST', '/users/login', { body: ADMIN, headers: freshIp() })
+    expect(signIn.status).toBe(200)
+    expect(signIn.body.user).not.toHaveProperty('sessions')
     const cookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
     const list = await app.request('GET', '/users?limit=100&depth=1', { headers: { cookie } })
     expect(list.status).toBe(200)
