@@ -292,7 +292,10 @@ describe("Payload's REST shows no auth internals", () => {
     }
     for (const text of [list.text, one.text, me.text]) expect(text).not.toMatch(/"sessions"|\$argon2|"salt"|"hash"/)
     // Payload still validates the console session from the stored sessions.
-    expect((await app.request('POST', '/users/refresh-token', { headers: { cookie } })).status).toBe(200)
+    const refreshed = await app.request('POST', '/users/refresh-token', { headers: { cookie } })
+    expect(refreshed.status).toBe(200)
+    expect(refreshed.body.user.email).toBe(ADMIN.email)
+    expect(refreshed.body.user).not.toHaveProperty('sessions')
     expect((await app.request('GET', '/users/me', { headers: { cookie } })).body.user.email).toBe(ADMIN.email)
   })
 })
