@@ -7,6 +7,9 @@ export type AuthUser = { id: string; permissions: string[] }
 
 export type AuthMode = 'none' | 'optional' | 'required'
 
+/** Whether a token's subject is still an active user (src/auth/activeSubject.ts); asked on writes. */
+export type SubjectCheck = (userId: string) => Promise<boolean>
+
 /** Every authenticated caller may submit content; the permission need not be granted. */
 export const IMPLICIT_PERMISSIONS = ['content.submit']
 
@@ -20,9 +23,10 @@ function bearerToken(headers: HeaderReader): string | null | undefined {
 /**
  * required-auth and optional-auth from the spec: a missing token is 401 `auth.missing_token`
  * only when required; a present but malformed, forged or expired token is always 401
- * `auth.invalid_token`.
+ * `auth.invalid_token`. With `isLive` (state-changing requests), a token whose subject is no
+ * longer an active user is `auth.invalid_token` too, though its signature and expiry hold.
  */
-export async function authenticate(headers: HeaderReader, mode: AuthMode): Promise<AuthUser | null> {
+export async function authenticate(headers: HeaderReader, mode: AuthMode, isLive?: SubjectCheck): Promise<AuthUser | null> {
   if (mode === 'none') return null
   const token = bearerToken(headers)
   if (token === undefined) {
@@ -30,7 +34,9 @@ export async function authenticate(headers: HeaderReader, mode: AuthMode): Promi
     return null
   }
   const claims = token ? await verifyAccessToken(token) : null
-  if (!claims) throw new ApiError(401, 'auth.invalid_token', 'The access token is malformed, expired or not recognized.')
+  if (!claims || (isLive && !(await isLive(claims.sub)))) {
+    throw new ApiError(401, 'auth.invalid_token', 'The access token is malformed, expired or not recognized.')
+  }
   return { id: claims.sub, permissions: [...new Set([...claims.permissions, ...IMPLICIT_PERMISSIONS])] }
 }
 

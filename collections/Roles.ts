@@ -3,13 +3,15 @@ import { APIError, type CollectionConfig } from 'payload'
 import { allowIf } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { PERMISSIONS } from '../src/auth/permissions'
+import { grantorOfConsole, roleChangeProblem, throwIfRefusedInConsole } from '../src/services/grants'
 import { deleteProblem, protectedChangeProblem, type RoleDoc } from '../src/services/roles'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /**
  * Roles are data: named sets of permission strings, editable at runtime. The same rules as
  * the API apply in the admin panel: the seeded admin role keeps every permission and cannot
- * be deleted, and a role held by users cannot be deleted.
+ * be deleted, a role held by users cannot be deleted, and only permissions the caller holds
+ * are added or taken away (src/services/grants.ts).
  */
 export const Roles: CollectionConfig = {
   slug: 'roles',
@@ -26,6 +28,15 @@ export const Roles: CollectionConfig = {
   },
   hooks: {
     beforeChange: [
+      ({ data, originalDoc, operation, req }) => {
+        const grantor = grantorOfConsole(req)
+        if (!grantor) return data
+        const before = operation === 'update' ? ((originalDoc as RoleDoc | undefined)?.permissions ?? []) : null
+        const given = (data as { permissions?: string[] | null }).permissions
+        const after = given === undefined ? (operation === 'create' ? [] : undefined) : (given ?? [])
+        throwIfRefusedInConsole(roleChangeProblem(grantor, before, after))
+        return data
+      },
       ({ data, originalDoc, operation }) => {
         if (operation !== 'update' || !originalDoc) return data
         const problem = protectedChangeProblem(originalDoc as RoleDoc, data as { name?: string; permissions?: string[] })

@@ -1,10 +1,38 @@
-import type { CollectionConfig } from 'payload'
+import type { CollectionAfterReadHook, CollectionBeforeChangeHook, CollectionConfig } from 'payload'
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { adminFirstRegister, adminLogin, adminPasswordFlowRefused } from '../src/auth/adminSession'
 import { afterUserChange, hashPasswordBeforeOperation } from '../src/auth/userHooks'
+import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
 import { TEXT_LIMITS, textValidator } from '../src/text'
+
+/**
+ * The grant rule in the console (src/services/grants.ts, as the API's users service asks it):
+ * no change to a user who holds a permission the caller lacks, no role whose permissions the
+ * caller lacks. Runs per document, so the bulk form (PATCH /api/users?where=) is covered too.
+ */
+const enforceGrantRule: CollectionBeforeChangeHook = async ({ data, originalDoc, operation, req }) => {
+  const grantor = grantorOfConsole(req)
+  if (!grantor) return data
+  if (operation === 'update') {
+    throwIfRefusedInConsole(await actOnUserProblem(req.payload, grantor, (originalDoc as { roles?: unknown } | undefined)?.roles, req))
+  }
+  if (data.roles !== undefined) {
+    throwIfRefusedInConsole(await roleAssignmentProblem(req.payload, grantor, roleIdsOf(data.roles), req))
+  }
+  return data
+}
+
+/**
+ * Payload's admin-panel sessions never leave through its REST. The field's read access
+ * empties them; Payload then writes `sessions: []`, which this removes. Payload's own session
+ * checks read the user with overrideAccess (or from the database) and still see them.
+ */
+const hideSessions: CollectionAfterReadHook = ({ doc, overrideAccess }) => {
+  if (!overrideAccess && doc && typeof doc === 'object') delete (doc as { sessions?: unknown }).sessions
+  return doc
+}
 
 /**
  * Users. The admin panel keeps Payload's session cookie, but every password goes through
@@ -38,7 +66,9 @@ export const Users: CollectionConfig = {
   ],
   hooks: {
     beforeOperation: [hashPasswordBeforeOperation],
+    beforeChange: [enforceGrantRule],
     afterChange: [afterUserChange],
+    afterRead: [hideSessions],
   },
   fields: [
     { name: 'username', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.username) },
@@ -46,6 +76,10 @@ export const Users: CollectionConfig = {
     { name: 'isActive', type: 'checkbox', defaultValue: true, index: true },
     // The only password store: argon2id. Never readable through Payload, never shown.
     { name: 'passwordHash', type: 'text', hidden: true, access: { read: () => false } },
+    // Payload's own admin-panel sessions (an auth field, merged with Payload's definition):
+    // never shown through the REST, not even to their user. Payload's session checks read
+    // them with overrideAccess or straight from the database, so the console keeps working.
+    { name: 'sessions', type: 'array', access: { read: () => false, update: () => false }, admin: { disabled: true }, fields: [] },
   ],
   timestamps: true,
 }

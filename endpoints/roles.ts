@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
+import { grantorWith } from '../src/services/grants'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
 import { TEXT_LIMITS, textField } from '../src/text'
 
@@ -20,7 +21,7 @@ export const createRoleRoute = defineRoute({
   method: 'post',
   path: '/roles',
   permissions: MANAGE,
-  handler: async (ctx) => ({ status: 201, data: await createRole(ctx.req.payload, parseWith(createBody, await ctx.body())) }),
+  handler: async (ctx) => ({ status: 201, data: await createRole(ctx.req.payload, parseWith(createBody, await ctx.body()), grantorWith(ctx.user!.permissions)) }),
 })
 
 export const listRolesRoute = defineRoute({
@@ -41,7 +42,7 @@ export const updateRoleRoute = defineRoute({
   method: 'patch',
   path: '/roles/:id',
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, parseWith(updateBody, await ctx.body())) }),
+  handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, parseWith(updateBody, await ctx.body()), grantorWith(ctx.user!.permissions)) }),
 })
 
 export const deleteRoleRoute = defineRoute({

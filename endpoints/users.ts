@@ -4,6 +4,7 @@ import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { getConfig } from '../src/config'
 import { ApiError } from '../src/errors'
+import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { emailField, passwordField, usernameField } from './auth/schemas'
 
@@ -33,7 +34,7 @@ export const createUserRoute = defineRoute({
   permissions: MANAGE,
   handler: async (ctx) => {
     const input = parseWith(createBody, await ctx.body())
-    return { status: 201, data: toUserDto(await createUser(ctx.req.payload, input)) }
+    return { status: 201, data: toUserDto(await createUser(ctx.req.payload, input, grantorWith(ctx.user!.permissions))) }
   },
 })
 
@@ -61,7 +62,7 @@ export const updateUserRoute = defineRoute({
   permissions: MANAGE,
   handler: async (ctx) => {
     const patch = parseWith(updateBody, await ctx.body())
-    return { data: toUserDto(await updateUser(ctx.req.payload, ctx.params.id!, patch)) }
+    return { data: toUserDto(await updateUser(ctx.req.payload, ctx.params.id!, patch, grantorWith(ctx.user!.permissions))) }
   },
 })
 
@@ -70,7 +71,7 @@ export const deleteUserRoute = defineRoute({
   method: 'delete',
   path: '/users/:id',
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: await deactivateUser(ctx.req.payload, ctx.params.id!) }),
+  handler: async (ctx) => ({ data: await deactivateUser(ctx.req.payload, ctx.params.id!, grantorWith(ctx.user!.permissions)) }),
 })
 
 export const userRoutes = [createUserRoute, listUsersRoute, getUserRoute, updateUserRoute, deleteUserRoute]

@@ -1,4 +1,5 @@
 import { authenticate, requirePermissions } from '../../access/guards'
+import { isActiveSubject } from '../auth/activeSubject'
 import { getConfig } from '../config'
 import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
@@ -7,6 +8,8 @@ import { withFields } from '../logging'
 import { clientIp } from './clientIp'
 import { requestIdFrom } from './requestId'
 import type { ApiContext, ApiRequest, ApiResult, Reply, RouteSpec } from './route'
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 type ErrorBody = { code: string; message: string; details?: unknown }
 
@@ -54,7 +57,9 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
     let body: string | null
 
     try {
-      const user = await authenticate(req.headers, mode)
+      // Reads stay stateless; a write re-checks that the token's user still exists and is active.
+      const isLive = READ_METHODS.has(req.method.toUpperCase()) ? undefined : (id: string) => isActiveSubject(req.payload, id)
+      const user = await authenticate(req.headers, mode, isLive)
       userId = user?.id
       requirePermissions(user, permissions)
       let bodyPromise: Promise<unknown> | undefined

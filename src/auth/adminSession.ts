@@ -14,6 +14,7 @@ import { canEnterConsole } from '../../access/collectionAccess'
 import { clientIp } from '../api/clientIp'
 import { logger } from '../logging'
 import { verifyCredentials } from '../services/auth'
+import { SYSTEM_GRANTOR } from '../services/grants'
 import { consumeLimit } from '../services/rateLimit'
 import { ADMIN_ROLE_NAME, roleIdByName } from '../services/roles'
 import { createUser } from '../services/users'
@@ -37,8 +38,9 @@ async function startSession(req: PayloadRequest, userId: string, message: string
   const fieldsToSign = getFieldsToSign({ collectionConfig, email: dbUser.email, user: dbUser as never, sid })
   const { exp, token } = await jwtSign({ fieldsToSign, secret: payload.secret, tokenExpiration: collectionConfig.auth.tokenExpiration })
   const cookie = generatePayloadCookie({ collectionAuthConfig: collectionConfig.auth, cookiePrefix: payload.config.cookiePrefix, token })
-  // Hidden fields (passwordHash, hash, salt) never leave through findByID.
-  const user = await payload.findByID({ collection: 'users', id: userId, depth: collectionConfig.auth.depth ?? 1, overrideAccess: true })
+  // Hidden fields (passwordHash, hash, salt) never leave through findByID; read with
+  // overrideAccess it still carries Payload's sessions, which never leave either.
+  const { sessions: _sessions, ...user } = await payload.findByID({ collection: 'users', id: userId, depth: collectionConfig.auth.depth ?? 1, overrideAccess: true })
   return Response.json({ message, user, token, exp }, { status: 200, headers: { 'Set-Cookie': cookie } })
 }
 
@@ -79,7 +81,7 @@ export const adminFirstRegister: PayloadHandler = async (req) => {
   const adminRole = await roleIdByName(req.payload, ADMIN_ROLE_NAME)
   const { email, password } = parsed.data
   const username = parsed.data.username ?? (email.split('@')[0]!.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 32) || 'admin')
-  const user = await createUser(req.payload, { email, username, password, roles: adminRole ? [adminRole] : [] })
+  const user = await createUser(req.payload, { email, username, password, roles: adminRole ? [adminRole] : [] }, SYSTEM_GRANTOR)
   return startSession(req, String(user.id), 'Successfully registered first user.')
 }
 

@@ -17,6 +17,7 @@ import {
   revokeAllForUser,
   revokeFamily,
 } from './refreshTokens'
+import { SYSTEM_GRANTOR } from './grants'
 import {
   createUser,
   effectivePermissions,
@@ -59,7 +60,7 @@ export async function register(
   client: ClientInfo,
 ): Promise<Session> {
   // Self-registration always gets the default role; a DTO cannot choose roles here.
-  const user = await createUser(payload, { email: input.email, username: input.username, password: input.password })
+  const user = await createUser(payload, { email: input.email, username: input.username, password: input.password }, SYSTEM_GRANTOR)
   return { ...(await issueTokens(payload, user, client)), user: toUserDto(user) }
 }
 
@@ -126,7 +127,8 @@ export async function changePassword(
   if (!checked || String(checked.id) !== String(user.id)) {
     throw validationFailed([{ field: 'currentPassword', constraint: 'mismatch' }], 'The current password is incorrect.')
   }
-  const updated = await updateUser(payload, String(user.id), { password: newPassword })
+  // Only the user's own password, proven by the current one: nothing is granted.
+  const updated = await updateUser(payload, String(user.id), { password: newPassword }, SYSTEM_GRANTOR)
   // The hook revoked with the user's write; this makes the rule explicit and independent of it.
   await revokeAllForUser(payload, String(user.id), 'password_change')
   return issueTokens(payload, updated, client)

@@ -1,12 +1,14 @@
 /**
  * Roles: named sets of permission strings, stored as data. The rules here (the seeded admin
- * role is protected, a role in use cannot be deleted) are shared by the API and the admin
+ * role is protected, a role in use cannot be deleted, only permissions the grantor holds
+ * are added or taken away: src/services/grants.ts) are shared by the API and the admin
  * panel's collection hooks.
  */
 import type { Payload } from 'payload'
 
 import { PERMISSIONS } from '../auth/permissions'
 import { ApiError, notFound, validationFailed } from '../errors'
+import { type Grantor, roleChangeProblem, throwIfRefused } from './grants'
 
 export type RoleDoc = {
   id: string
@@ -95,7 +97,9 @@ const nameTaken = () => new ApiError(409, 'role.name_taken', 'A role with this n
 export async function createRole(
   payload: Payload,
   input: { name: string; description?: string; permissions: string[] },
+  grantor: Grantor,
 ): Promise<RoleDto> {
+  throwIfRefused(roleChangeProblem(grantor, null, input.permissions))
   if (await findRoleByName(payload, input.name)) throw nameTaken()
   const doc = await payload.create({
     collection: 'roles',
@@ -109,8 +113,10 @@ export async function updateRole(
   payload: Payload,
   id: string,
   patch: { name?: string; description?: string; permissions?: string[] },
+  grantor: Grantor,
 ): Promise<RoleDto> {
   const role = await requireRole(payload, id)
+  throwIfRefused(roleChangeProblem(grantor, role.permissions ?? [], patch.permissions))
   const problem = protectedChangeProblem(role, patch)
   if (problem) throw new ApiError(409, 'role.protected', problem)
   if (patch.name !== undefined && patch.name !== role.name) {

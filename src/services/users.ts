@@ -1,5 +1,7 @@
 /**
- * Users: the DTO, CRUD and deactivation. Passwords are given as plain `password` and hashed
+ * Users: the DTO, CRUD and deactivation. Every write names its grantor and obeys the grant
+ * rule (src/services/grants.ts): roles only with permissions the grantor holds, and no
+ * change to a user who holds a permission the grantor lacks. Passwords are given as plain `password` and hashed
  * by the users collection's hooks (src/auth/userHooks.ts), so the API and the admin panel
  * share one path to the argon2id hash.
  */
@@ -8,6 +10,7 @@ import { type Payload, ValidationError } from 'payload'
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOfUser } from '../../access/userPermissions'
 import { ApiError, notFound } from '../errors'
+import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 
 export type UserDoc = {
@@ -107,7 +110,7 @@ function mapUniqueViolation(err: unknown): never {
   throw err
 }
 
-export async function createUser(payload: Payload, input: CreateUserInput): Promise<UserDoc> {
+export async function createUser(payload: Payload, input: CreateUserInput, grantor: Grantor): Promise<UserDoc> {
   const email = input.email.trim().toLowerCase()
   await assertUnique(payload, { email, username: input.username })
   let roles: string[]
@@ -117,6 +120,7 @@ export async function createUser(payload: Payload, input: CreateUserInput): Prom
     const member = await roleIdByName(payload, DEFAULT_ROLE_NAME)
     roles = member ? [member] : []
   }
+  throwIfRefused(await roleAssignmentProblem(payload, grantor, roles))
   let created: { id: string | number }
   try {
     created = await payload.create({
@@ -130,8 +134,11 @@ export async function createUser(payload: Payload, input: CreateUserInput): Prom
   return (await findUser(payload, String(created.id)))!
 }
 
-export async function updateUser(payload: Payload, id: string, patch: UpdateUserInput): Promise<UserDoc> {
+export async function updateUser(payload: Payload, id: string, patch: UpdateUserInput, grantor: Grantor): Promise<UserDoc> {
   const user = await requireUser(payload, id)
+  const roles = patch.roles !== undefined ? await resolveRoleRefs(payload, patch.roles) : undefined
+  throwIfRefused(await actOnUserProblem(payload, grantor, user.roles))
+  if (roles !== undefined) throwIfRefused(await roleAssignmentProblem(payload, grantor, roles))
   const email = patch.email?.trim().toLowerCase()
   await assertUnique(payload, { email, username: patch.username }, String(user.id))
   const data: Record<string, unknown> = {}
@@ -139,7 +146,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
   if (patch.username !== undefined) data.username = patch.username
   if (patch.password !== undefined) data.password = patch.password
   if (patch.isActive !== undefined) data.isActive = patch.isActive
-  if (patch.roles !== undefined) data.roles = await resolveRoleRefs(payload, patch.roles)
+  if (roles !== undefined) data.roles = roles
   try {
     // The users hooks revoke refresh tokens on deactivation and on a new password.
     await payload.update({ collection: 'users', id: user.id, data, overrideAccess: true })
@@ -150,8 +157,9 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
 }
 
 /** DELETE /users/:id: users are deactivated, never removed. */
-export async function deactivateUser(payload: Payload, id: string): Promise<{ deleted: true; id: string }> {
+export async function deactivateUser(payload: Payload, id: string, grantor: Grantor): Promise<{ deleted: true; id: string }> {
   const user = await requireUser(payload, id)
+  throwIfRefused(await actOnUserProblem(payload, grantor, user.roles))
   await payload.update({ collection: 'users', id: user.id, data: { isActive: false }, overrideAccess: true })
   return { deleted: true, id: String(user.id) }
 }

@@ -3,6 +3,7 @@ process.env.RATE_LIMIT_SUBMIT = '2/60'
 
 import { describe, expect, it } from 'vitest'
 
+import { SYSTEM_GRANTOR } from '../../src/services/grants'
 import { createUser } from '../../src/services/users'
 import { tokenFor } from '../content/helpers'
 import { testApp } from '../support/app'
@@ -22,7 +23,7 @@ describe('POST /content/submit rate limit', () => {
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
     expect((await app.payload.count({ collection: 'content', where: { title: { equals: 'Limited 3' } }, overrideAccess: true })).totalDocs).toBe(0)
-    const someone = await createUser(app.payload, { email: 'other@example.com', username: 'other', password: 'other-password-1' })
+    const someone = await createUser(app.payload, { email: 'other@example.com', username: 'other', password: 'other-password-1' }, SYSTEM_GRANTOR)
     const other = await tokenFor([], String(someone.id))
     expect((await app.request('POST', '/v1/content/submit', { token: other, body: body(4) })).status).toBe(201)
   })

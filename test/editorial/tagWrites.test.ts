@@ -24,7 +24,7 @@ const tagsOf = async (app: Awaited<ReturnType<typeof testApp>>, slug: string) =>
 
 describe('tag writes', () => {
   it('creates, updates and guards tags', async () => {
-    const { app, editor } = await setup()
+    const { app, editor, actorId } = await setup()
     const created = await app.request('POST', '/v1/tags', { token: editor, body: { label: 'Rust Lang', facet: 'topic' } })
     expect(created.status).toBe(201)
     expect(created.body.data).toEqual({ slug: 'rust-lang', label: 'Rust Lang', facet: 'topic', usageCount: 0 })
@@ -51,7 +51,7 @@ describe('tag writes', () => {
 
     const anon = await app.request('POST', '/v1/tags', { body: { label: 'x', facet: 'topic' } })
     expect(anon.status).toBe(401)
-    const member = await app.request('POST', '/v1/tags', { token: await tokenFor(['content.submit']), body: { label: 'x', facet: 'topic' } })
+    const member = await app.request('POST', '/v1/tags', { token: await tokenFor(['content.submit'], actorId), body: { label: 'x', facet: 'topic' } })
     expect(member.status).toBe(403)
     expect(member.body.error.code).toBe('auth.forbidden')
   })

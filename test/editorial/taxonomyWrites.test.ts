@@ -6,13 +6,15 @@ import { testApp } from '../support/app'
 
 let ready: Promise<{ app: Awaited<ReturnType<typeof testApp>>; editor: string; admin: string }> | undefined
 function setup() {
-  ready ??= (async () => ({
-    app: await testApp(),
-    editor: await tokenFor(['catalog.manage']),
-    admin: await tokenFor([...PERMISSIONS]),
-  }))()
+  ready ??= (async () => {
+    const app = await testApp()
+    // Writes re-check that the token's subject is an active user: sign for the bootstrap admin.
+    actorId = String((await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!.id)
+    return { app, editor: await tokenFor(['catalog.manage'], actorId), admin: await tokenFor([...PERMISSIONS], actorId) }
+  })()
   return ready
 }
+let actorId = ''
 
 const surface = { slug: 'learn', label: 'Learn', routePrefix: '/learn', browseMode: 'grid', accentColor: '#2563eb', displayOrder: 1 }
 
@@ -86,7 +88,7 @@ describe('taxonomy writes', () => {
     expect(ghost.body.error.code).toBe('surface.not_found')
     const ghostChannel = await app.request('PATCH', '/v1/catalog/surfaces/learn/groups/web/channels/ghost', { token: editor, body: { label: 'x' } })
     expect(ghostChannel.body.error.code).toBe('channel.not_found')
-    const moderator = await tokenFor(['content.moderate', 'tag.manage'])
+    const moderator = await tokenFor(['content.moderate', 'tag.manage'], actorId)
     expect((await app.request('POST', '/v1/catalog/platforms', { token: moderator, body: { slug: 'x', label: 'x', color: '#000000' } })).status).toBe(403)
   })
 
