@@ -19,7 +19,6 @@ import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
 import { getConfig } from './src/config'
 import { databaseAdapter, withEngineIds } from './src/db/engine'
-import { jobsConfig } from './src/jobs/followUps'
 import { logger } from './src/logging'
 import { onStart } from './src/services/startup'
 
@@ -66,7 +65,9 @@ export default buildConfig({
   ]),
   globals: [Branding],
   db: databaseAdapter(config.database),
-  jobs: jobsConfig,
+  // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose
+  // claim is atomic across processes (Payload's runJobs finds, then updates: two runners can
+  // take the same job).
   graphQL: { disable: true },
   // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every
   // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/http/cors).

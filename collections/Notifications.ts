@@ -19,5 +19,7 @@ export const Notifications: CollectionConfig = {
     { name: 'message', type: 'text', required: true },
     { name: 'readAt', type: 'date' },
   ],
+  // One notification per item and decision, whatever runs the follow-up how often.
+  indexes: [{ fields: ['content', 'kind'], unique: true }],
   timestamps: true,
 }

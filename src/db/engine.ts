@@ -103,12 +103,45 @@ export function renameTagAtomically(payload: Payload, input: TagRenameInput): Pr
   return engine().renameTag(payload, input)
 }
 
-// ---- Moderation: a status move that only one of concurrent callers can make ----
-import type { StatusTransition } from './moderationTypes'
+// ---- Moderation: a status move that only one of concurrent callers can make, committed ----
+// ---- together with its follow-up jobs (the outbox), which runners claim one at a time ----
+import type { ClaimedFollowUp, ClaimRequest, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
 
-export type { StatusTransition } from './moderationTypes'
+export type {
+  ClaimedFollowUp,
+  ClaimRequest,
+  FollowUpFailure,
+  FollowUpKind,
+  FollowUpRow,
+  FollowUpStatus,
+  StatusTransition,
+} from './moderationTypes'
+export { FOLLOW_UP_KINDS } from './moderationTypes'
 
-/** True when this call moved the item; false when it was no longer in `from`. */
+/**
+ * True when this call moved the item (and queued `t.followUps` in the same transaction);
+ * false when it was no longer in `from` (and nothing was queued).
+ */
 export function transitionContentStatus(payload: Payload, t: StatusTransition): Promise<boolean> {
   return engine().transitionStatus(payload, t)
+}
+
+/** Atomically claims one due follow-up job for `claim.worker` (null when none is due). */
+export function claimFollowUp(payload: Payload, claim: ClaimRequest): Promise<ClaimedFollowUp | null> {
+  return engine().claimFollowUp(payload, claim)
+}
+
+/** Marks a claimed job done; false when `worker` no longer holds it. */
+export function completeFollowUp(payload: Payload, id: string, worker: string, at = new Date()): Promise<boolean> {
+  return engine().completeFollowUp(payload, id, worker, at)
+}
+
+/** Records a failed run: requeued at `retryAt`, or failed for good when that is null. */
+export function failFollowUp(payload: Payload, failure: FollowUpFailure): Promise<boolean> {
+  return engine().failFollowUp(payload, failure)
+}
+
+/** The follow-up jobs of one item, oldest first. */
+export function listFollowUps(payload: Payload, contentId: string): Promise<FollowUpRow[]> {
+  return engine().listFollowUps(payload, contentId)
 }

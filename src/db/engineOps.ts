@@ -8,7 +8,7 @@ import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } fr
 import type { AppConfig } from '../config'
 import type { ClaimResult, RateLimitHit } from './authTypes'
 import type { ContentStore } from './contentTypes'
-import type { StatusTransition } from './moderationTypes'
+import type { ClaimedFollowUp, ClaimRequest, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
 import type { Domain } from './versionDomains'
 
@@ -29,7 +29,13 @@ export type EngineOps = {
   claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date): Promise<ClaimResult>
   hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit>
   renameTag(payload: Payload, input: TagRenameInput): Promise<TagRenameResult>
+  /** The guarded status move and its follow-up jobs, in one transaction. */
   transitionStatus(payload: Payload, t: StatusTransition): Promise<boolean>
+  /** The follow-up outbox: an atomic claim of one due job, then done or failed by its claimer. */
+  claimFollowUp(payload: Payload, claim: ClaimRequest): Promise<ClaimedFollowUp | null>
+  completeFollowUp(payload: Payload, id: string, worker: string, at: Date): Promise<boolean>
+  failFollowUp(payload: Payload, failure: FollowUpFailure): Promise<boolean>
+  listFollowUps(payload: Payload, contentId: string): Promise<FollowUpRow[]>
   /** A domain's change counter, as caches key on it. */
   versionOf(payload: Payload, domain: Domain): Promise<string>
   /** For collection hooks: moves the domain's counter in the hook's transaction (SQLite: triggers already did). */

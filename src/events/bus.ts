@@ -1,8 +1,8 @@
 /**
  * The in-process event bus. Emitting never waits for listeners and never fails: a listener
  * that throws or rejects is logged, so follow-up work can never delay or break the write
- * that emitted the event. Durable follow-ups (retries, surviving a restart) go through
- * Payload's jobs queue from a listener.
+ * that emitted the event. Nothing durable hangs on it: follow-up jobs are written with the
+ * write itself (the outbox, src/jobs/followUps.ts); an event only wakes the local runner.
  */
 import { logger } from '../logging'
 

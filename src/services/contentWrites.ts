@@ -132,6 +132,8 @@ async function move(
       at: now,
       approvedAt: to === 'approved' ? now : null,
       rejectionReason: to === 'rejected' ? reason : null,
+      // Queued in the move's own transaction: a crash after the commit cannot lose them.
+      followUps: to === 'approved' ? ['thumbnail', 'notify.approved'] : ['notify.rejected'],
     }))
   if (!moved) {
     const current = (await contentStoreFor(payload).contentBySlug(slug))?.status ?? record.status
@@ -143,7 +145,10 @@ async function move(
   return (await contentStoreFor(payload).contentBySlug(slug))!
 }
 
-/** pending → approved; follow-ups (thumbnail, notification) run later and never block this. */
+/**
+ * pending → approved. The follow-ups (thumbnail, notification) are queued with the move and
+ * run later by a runner (src/jobs); the event only wakes this process's runner.
+ */
 export async function approveContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<ContentDto> {
   const record = await move(payload, slug, 'approved', null)
   emit('content.approved', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null })

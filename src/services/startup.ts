@@ -2,7 +2,7 @@ import type { Payload } from 'payload'
 
 import { getConfig } from '../config'
 import { contentStoreFor, prepareDatabase } from '../db/engine'
-import { registerFollowUps } from '../jobs/followUps'
+import { startFollowUps } from '../jobs/followUps'
 import { logger } from '../logging'
 import { bootstrap } from './bootstrap'
 import { primeCatalog } from './catalog'
@@ -17,7 +17,8 @@ export async function onStart(payload: Payload): Promise<void> {
   await prepareDatabase(payload, config.database.engine)
   await bootstrap(payload)
   markReady('bootstrap')
-  registerFollowUps(payload)
+  // Claims follow-ups queued by approvals, also those left by a process that died.
+  startFollowUps(payload)
   await contentStoreFor(payload).prepare()
   if (config.seedDemo && (await seedDemoIfEmpty(payload))) logger().info({}, 'seed.demo_loaded')
   await primeCatalog(payload)

@@ -118,8 +118,14 @@ describe('every store function reaches its first driver call', () => {
     failsAtTheDriver(() => engine.renameTagAtomically(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
   it('engine: transitionContentStatus', () =>
     failsAtTheDriver(() =>
-      engine.transitionContentStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null }),
+      engine.transitionContentStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'] }),
     ))
+  it('engine: claimFollowUp', () =>
+    failsAtTheDriver(() => engine.claimFollowUp(payload, { worker: 'w', now: new Date(), leaseMs: 1000 })))
+  it('engine: completeFollowUp', () => failsAtTheDriver(() => engine.completeFollowUp(payload, ID, 'w')))
+  it('engine: failFollowUp', () =>
+    failsAtTheDriver(() => engine.failFollowUp(payload, { id: ID, worker: 'w', error: 'x', retryAt: null, at: new Date() })))
+  it('engine: listFollowUps', () => failsAtTheDriver(() => engine.listFollowUps(payload, ID)))
   it('engine: versionOf', () => failsAtTheDriver(() => engine.versionOf(payload, 'taxonomy')))
   it('engine: onDomainWrite from a hook without a transaction', () => {
     const req: Pick<PayloadRequest, 'payload' | 'transactionID'> = { payload, transactionID: undefined }

@@ -5,6 +5,7 @@ import type { EngineOps } from '../engineOps'
 import { claimRefreshTokenMongo, hitRateLimitMongo } from './authPrimitives'
 import { mongoContentStore } from './contentStore'
 import { ensurePayloadIndexes } from './indexes'
+import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, listFollowUpsMongo } from './followUpOutbox'
 import { transitionStatusMongo } from './moderation'
 import { nativeDb } from './native'
 import { withTransientRetry } from './retry'
@@ -34,6 +35,10 @@ export const mongoEngine: EngineOps = {
   hitRateLimit: hitRateLimitMongo,
   renameTag: renameTagMongo,
   transitionStatus: transitionStatusMongo,
+  claimFollowUp: claimFollowUpMongo,
+  completeFollowUp: completeFollowUpMongo,
+  failFollowUp: failFollowUpMongo,
+  listFollowUps: listFollowUpsMongo,
   versionOf: async (payload, domain) => readVersion(nativeDb(payload), domain),
   onDomainWrite: bumpVersionForRequest,
   withTransientRetry,

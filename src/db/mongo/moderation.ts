@@ -1,10 +1,14 @@
-/** Conditional status moves on MongoDB: updateOne guarded by the current status, with the content counter, in one transaction. */
+/**
+ * Conditional status moves on MongoDB: updateOne guarded by the current status, with the
+ * content counter and the move's follow-up jobs (followUpOutbox.ts), in one transaction.
+ */
 import type { Filter, UpdateFilter } from 'mongodb'
 import type { Payload } from 'payload'
 
 import type { StatusTransition } from '../moderationTypes'
 import type { ContentDoc } from './documents'
-import { oid, payloadCollection } from './native'
+import { enqueueFollowUpsMongo, prepareOutbox } from './followUpOutbox'
+import { nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { bumpVersion } from './versions'
 
@@ -14,10 +18,12 @@ export const transitionUpdate = (t: StatusTransition): UpdateFilter<ContentDoc> 
 })
 
 export async function transitionStatusMongo(payload: Payload, t: StatusTransition): Promise<boolean> {
+  await prepareOutbox(nativeDb(payload))
   return inTransaction(payload, async ({ session, db }) => {
     const result = await payloadCollection<ContentDoc>(payload, 'content').updateOne(transitionFilter(t), transitionUpdate(t), { session })
     if (result.modifiedCount !== 1) return false
     await bumpVersion(db, 'content', session)
+    await enqueueFollowUpsMongo(db, t.id, t.followUps, t.at, session)
     return true
   })
 }

@@ -10,6 +10,7 @@ import { syncSqliteSchema } from '../sqliteSchema'
 import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
 import { sqliteFileOf, statement } from './connection'
 import { sqliteContentStore } from './contentStore'
+import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, listFollowUpsSqlite } from './followUpOutbox'
 import { transitionStatusSqlite } from './moderation'
 import { renameTagSqlite } from './tagRename'
 import { sqliteVersionOf } from './versions'
@@ -52,6 +53,10 @@ export const sqliteEngine: EngineOps = {
   hitRateLimit: hitRateLimitSqlite,
   renameTag: async (_payload, input) => renameTagSqlite(file(), input),
   transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),
+  claimFollowUp: async (_payload, claim) => claimFollowUpSqlite(file(), claim),
+  completeFollowUp: async (_payload, id, worker, at) => completeFollowUpSqlite(file(), id, worker, at),
+  failFollowUp: async (_payload, failure) => failFollowUpSqlite(file(), failure),
+  listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(file(), contentId),
   versionOf: async (_payload, domain) => sqliteVersionOf(file(), domain),
   // Triggers move the counters in the writing transaction.
   onDomainWrite: async () => undefined,

@@ -1,13 +1,22 @@
-/** Conditional status moves on SQLite: one UPDATE guarded by the current status. */
+/**
+ * Conditional status moves on SQLite: one UPDATE guarded by the current status, and the
+ * move's follow-up jobs, in one BEGIN IMMEDIATE transaction on the service's connection.
+ */
 import type { StatusTransition } from '../moderationTypes'
-import { connection } from './connection'
+import { enqueueFollowUpsSqlite, outboxDb } from './followUpOutbox'
 
 export function transitionStatusSqlite(file: string, t: StatusTransition): boolean {
-  const result = connection(file)
-    .prepare(
-      `UPDATE content SET status = ?, approved_at = ?, rejection_reason = ?, updated_at = ?
-       WHERE id = ? AND status = ?`,
-    )
-    .run(t.to, t.approvedAt?.toISOString() ?? null, t.rejectionReason, t.at.toISOString(), t.id, t.from)
-  return Number(result.changes) === 1
+  const db = outboxDb(file)
+  const move = db.transaction((): boolean => {
+    const result = db
+      .prepare(
+        `UPDATE content SET status = ?, approved_at = ?, rejection_reason = ?, updated_at = ?
+         WHERE id = ? AND status = ?`,
+      )
+      .run(t.to, t.approvedAt?.toISOString() ?? null, t.rejectionReason, t.at.toISOString(), t.id, t.from)
+    if (Number(result.changes) !== 1) return false
+    enqueueFollowUpsSqlite(db, t.id, t.followUps, t.at)
+    return true
+  })
+  return move.immediate()
 }

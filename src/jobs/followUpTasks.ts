@@ -1,0 +1,104 @@
+/**
+ * What each follow-up job does. Both are idempotent per item, because a job can run again
+ * after its runner died between doing the work and recording it:
+ * - thumbnail: skips an item that already has one; the upload's filename is derived from the
+ *   item id, so an upload left by an interrupted run is linked instead of rendered again;
+ * - notification: one per (item, kind), a unique index in the database (collections/Notifications).
+ */
+import type { Payload } from 'payload'
+
+import type { FollowUpKind } from '../db/engine'
+import { renderThumbnail } from '../services/thumbnail'
+
+export type FollowUpJob = { contentId: string; kind: FollowUpKind }
+export type FollowUpHandler = (payload: Payload, job: FollowUpJob) => Promise<unknown>
+
+const GREY = '#6b7280'
+
+const idOf = (v: unknown): string | null => {
+  if (v == null) return null
+  if (typeof v === 'object' && 'id' in v) return String(v.id)
+  return String(v)
+}
+
+async function contentOf(payload: Payload, id: string, depth: number) {
+  const doc = await payload.findByID({ collection: 'content', id, depth, overrideAccess: true, disableErrors: true })
+  if (!doc) throw new Error(`content ${id} does not exist`)
+  return doc
+}
+
+export const thumbnailFileName = (contentId: string) => `thumb-${contentId}.png`
+
+/** Renders the item's thumbnail in its group's colour, stores it as an upload, links it from the item. */
+async function thumbnail(payload: Payload, { contentId }: FollowUpJob): Promise<void> {
+  const content = await contentOf(payload, contentId, 1)
+  if (content.thumbnail) return
+  const filename = thumbnailFileName(String(content.id))
+  const left = await payload.find({ collection: 'media', where: { filename: { equals: filename } }, limit: 1, overrideAccess: true })
+  let media = left.docs[0]
+  if (!media) {
+    const group: unknown = content.group
+    const color = group && typeof group === 'object' && 'color' in group && typeof group.color === 'string' ? group.color : GREY
+    const png = await renderThumbnail({ title: String(content.title), color })
+    media = await payload.create({
+      collection: 'media',
+      data: { alt: String(content.title) },
+      file: { data: png, mimetype: 'image/png', name: filename, size: png.length },
+      overrideAccess: true,
+    })
+  }
+  const url: unknown = media.url
+  await payload.update({
+    collection: 'content',
+    id: content.id,
+    data: { thumbnail: media.id, thumbnailUrl: typeof url === 'string' ? url : null },
+    overrideAccess: true,
+    context: { followUp: true },
+  })
+}
+
+const NOTICE = { 'notify.approved': 'content.approved', 'notify.rejected': 'content.rejected' } as const
+
+async function notificationExists(payload: Payload, contentId: string, kind: string): Promise<boolean> {
+  const found = await payload.find({
+    collection: 'notifications',
+    where: { and: [{ content: { equals: contentId } }, { kind: { equals: kind } }] },
+    limit: 1,
+    depth: 0,
+    overrideAccess: true,
+  })
+  return found.totalDocs > 0
+}
+
+/** Tells the submitter about the decision; a second run for the same item and kind adds nothing. */
+async function notify(payload: Payload, { contentId, kind }: FollowUpJob): Promise<void> {
+  if (kind !== 'notify.approved' && kind !== 'notify.rejected') throw new Error(`not a notification: ${kind}`)
+  const notice = NOTICE[kind]
+  const content = await contentOf(payload, contentId, 0)
+  const user = idOf(content.submittedBy)
+  if (!user || (await notificationExists(payload, contentId, notice))) return
+  const title = String(content.title)
+  const reason: unknown = content.rejectionReason
+  const message =
+    notice === 'content.approved'
+      ? `“${title}” was approved.`
+      : `“${title}” was not accepted${typeof reason === 'string' && reason ? `: ${reason}` : '.'}`
+  try {
+    await payload.create({ collection: 'notifications', data: { user, kind: notice, content: contentId, message }, overrideAccess: true })
+  } catch (err) {
+    // A concurrent run won the unique (content, kind) key: the notification exists, as wanted.
+    if (await notificationExists(payload, contentId, notice)) return
+    throw err
+  }
+}
+
+export const followUpHandlers: Record<FollowUpKind, FollowUpHandler> = {
+  thumbnail,
+  'notify.approved': notify,
+  'notify.rejected': notify,
+}
+
+/** Runs one follow-up for one item directly (no claim): for tools and tests. */
+export function runFollowUp(payload: Payload, job: FollowUpJob): Promise<unknown> {
+  return followUpHandlers[job.kind](payload, job)
+}
