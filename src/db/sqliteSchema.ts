@@ -7,6 +7,8 @@
 import { sql } from '@payloadcms/db-sqlite'
 import type { Payload } from 'payload'
 
+import { retirePayloadJobsSqlite } from './sqlite/retiredPayloadJobs'
+
 /** Tables created with raw SQL by src/db modules; schema sync never touches them. */
 export const RAW_TABLE_PREFIXES = ['raw_']
 
@@ -40,6 +42,8 @@ async function quietly<T>(work: () => Promise<T>): Promise<T> {
 export async function syncSqliteSchema(payload: Payload): Promise<void> {
   const adapter = payload.db as unknown as SqliteAdapterLike
   const { pushSchema } = adapter.requireDrizzleKit()
+  // Payload's jobs tables left the schema; their unfinished follow-ups move to the outbox first.
+  await retirePayloadJobsSqlite(payload)
   const { statementsToExecute, warnings } = await quietly(() => pushSchema(adapter.schema, adapter.drizzle))
   const statements = statementsToExecute.filter((s) => !touchesRawTable(s))
   const lossy = warnings.filter((w) => !touchesRawTable(w))

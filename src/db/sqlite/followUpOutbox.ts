@@ -11,7 +11,8 @@ import { connection } from './connection'
 
 type Db = ReturnType<typeof connection>
 
-const CREATE = [
+/** The table and its index; also run by the upgrade step (retiredPayloadJobs.ts). */
+export const OUTBOX_DDL = [
   `CREATE TABLE IF NOT EXISTS raw_follow_ups (
      id TEXT PRIMARY KEY NOT NULL,
      content_id TEXT NOT NULL,
@@ -35,7 +36,7 @@ const ready = new WeakSet<Db>()
 export function outboxDb(file: string): Db {
   const db = connection(file)
   if (!ready.has(db)) {
-    for (const ddl of CREATE) db.exec(ddl)
+    for (const ddl of OUTBOX_DDL) db.exec(ddl)
     ready.add(db)
   }
   return db
