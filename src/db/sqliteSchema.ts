@@ -7,6 +7,7 @@
 import { sql } from '@payloadcms/db-sqlite'
 import type { Payload } from 'payload'
 
+import { dropDuplicateNotificationsSqlite } from './sqlite/notificationDuplicates'
 import { retirePayloadJobsSqlite } from './sqlite/retiredPayloadJobs'
 
 /** Tables created with raw SQL by src/db modules; schema sync never touches them. */
@@ -44,6 +45,8 @@ export async function syncSqliteSchema(payload: Payload): Promise<void> {
   const { pushSchema } = adapter.requireDrizzleKit()
   // Payload's jobs tables left the schema; their unfinished follow-ups move to the outbox first.
   await retirePayloadJobsSqlite(payload)
+  // Notifications became unique per (content, kind); copies left by double-run jobs must go first.
+  await dropDuplicateNotificationsSqlite(payload)
   const { statementsToExecute, warnings } = await quietly(() => pushSchema(adapter.schema, adapter.drizzle))
   const statements = statementsToExecute.filter((s) => !touchesRawTable(s))
   const lossy = warnings.filter((w) => !touchesRawTable(w))

@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { getConfig } from '../../src/config'
 import { listFollowUps } from '../../src/db/engine'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
+import { dropDuplicateNotificationsSqlite } from '../../src/db/sqlite/notificationDuplicates'
 import { retirePayloadJobsSqlite } from '../../src/db/sqlite/retiredPayloadJobs'
 import { stopFollowUps } from '../../src/jobs/followUps'
 import { testApp } from '../support/app'
 
 const sqlite = !process.env.DATABASE_URI?.startsWith('mongodb')
 
-describe.runIf(sqlite)('retired Payload jobs tables', () => {
+describe.runIf(sqlite)('upgrading a SQLite database from the build that used Payload jobs', () => {
   it('move their unfinished follow-ups into the outbox and empty themselves, so schema sync can drop them', async () => {
     const app = await testApp()
     await stopFollowUps()
@@ -38,6 +39,27 @@ describe.runIf(sqlite)('retired Payload jobs tables', () => {
     // Again: nothing more to move, nothing doubled.
     expect(await retirePayloadJobsSqlite(app.payload)).toBe(0)
     expect(await listFollowUps(app.payload, 'c-open')).toHaveLength(2)
+    db.close()
+  })
+
+  it('drops the duplicate notifications double-run jobs left, so the unique (content, kind) index can be built', async () => {
+    const app = await testApp()
+    const file = sqliteFileOf(getConfig().database.uri)
+    const db = new Database(file)
+    db.exec('DROP INDEX content_kind_idx')
+    const [user] = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs
+    const c1 = await app.payload.create({ collection: 'content', data: { slug: 'dup-1', title: 'D1', url: 'https://example.com/d1', status: 'approved', submittedBy: user!.id }, overrideAccess: true })
+    const c2 = await app.payload.create({ collection: 'content', data: { slug: 'dup-2', title: 'D2', url: 'https://example.com/d2', status: 'rejected', submittedBy: user!.id }, overrideAccess: true })
+    const insert = db.prepare('INSERT INTO notifications (id, user_id, kind, content_id, message) VALUES (?, ?, ?, ?, ?)')
+    insert.run('n1', user!.id, 'content.approved', c1.id, 'first')
+    insert.run('n2', user!.id, 'content.approved', c1.id, 'copy')
+    insert.run('n3', user!.id, 'content.rejected', c2.id, 'other')
+    insert.run('n4', user!.id, 'content.approved', c1.id, 'copy')
+    expect(await dropDuplicateNotificationsSqlite(app.payload)).toBe(2)
+    expect(db.prepare('SELECT id FROM notifications ORDER BY id').all()).toEqual([{ id: 'n1' }, { id: 'n3' }])
+    db.exec('CREATE UNIQUE INDEX content_kind_idx ON notifications (content_id, kind)')
+    // With the index in place the step leaves the table alone.
+    expect(await dropDuplicateNotificationsSqlite(app.payload)).toBe(0)
     db.close()
   })
 })

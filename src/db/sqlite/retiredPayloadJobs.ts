@@ -6,20 +6,11 @@
  * Runs on Payload's own (async) client: start-up must not block on the synchronous connection
  * while Payload's client is still setting the file up.
  */
-import type { Client } from '@libsql/client'
 import type { Payload } from 'payload'
 
 import { OUTBOX_DDL } from './followUpOutbox'
 
-
-/** Payload's typings name the client's config as `client`; at run time it is the libsql client. */
-function libsqlClient(db: object): Client | null {
-  const client: unknown = Reflect.get(db, 'client')
-  return client && typeof client === 'object' && 'batch' in client && 'execute' in client ? (client as Client) : null
-}
-
-const tableExists = async (client: Client, name: string) =>
-  (await client.execute(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '${name}'`)).rows.length > 0
+import { libsqlClient, tableExists } from './payloadClient'
 
 const KIND = `CASE
   WHEN task_slug = 'contentThumbnail' THEN 'thumbnail'
