@@ -133,9 +133,9 @@ const COLLECTIONS: Record<string, Record<CollectionOp, RestGate>> = {
   },
   notifications: readOnlyFor('user.manage'),
   'tag-renames': readOnlyFor('tag.manage'),
-  // Payload's internals: key-value store and job queue are server-only.
+  // Payload's internals: the key-value store is server-only. (No payload-jobs: follow-ups
+  // use the service's own outbox, which no REST route reaches.)
   'payload-kv': closed,
-  'payload-jobs': closed,
   // The admin panel's document locks: any console session.
   'payload-locked-documents': { find: 'console', findByID: 'console', create: 'console', update: 'console', delete: 'console' },
   // Per-user preferences: GET/DELETE /payload-preferences/<key> act on the caller's own record
