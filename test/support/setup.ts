@@ -34,10 +34,14 @@ for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v
 // Payload caches its instance on a global; a new file must not inherit the previous file's.
 delete (globalThis as { _payload?: unknown })._payload
 
+// The suite's database as set up here: a file may point DATABASE_URI elsewhere afterwards
+// (test/db/mongoStore.test.ts names a server that does not exist), and only this one is dropped.
+const suiteEnv = { ...process.env }
+
 // Registered first, so it runs last (after hooks run in reverse): the file's own teardown
 // (servers, browsers) is done before its database goes.
 afterAll(async () => {
   const { parseConfig } = await import('../../src/config')
   const { dropDatabase } = await import('../../src/db/testSupport')
-  await dropDatabase(parseConfig(process.env).database)
+  await dropDatabase(parseConfig(suiteEnv).database)
 })
