@@ -18,7 +18,7 @@ import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
 import { getConfig } from './src/config'
-import { databaseAdapter, withEngineIds } from './src/db/engine'
+import { engine } from './src/db/engine'
 import { logger } from './src/logging'
 import { onStart } from './src/services/startup'
 
@@ -48,7 +48,7 @@ export default buildConfig({
       },
     },
   },
-  collections: withEngineIds(config.database.engine, [
+  collections: engine().withIds([
     Users,
     Roles,
     RefreshTokens,
@@ -64,7 +64,7 @@ export default buildConfig({
     TagRenames,
   ]),
   globals: [Branding],
-  db: databaseAdapter(config.database),
+  db: engine().adapter(config.database),
   // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose
   // claim is atomic across processes (Payload's runJobs finds, then updates: two runners can
   // take the same job).

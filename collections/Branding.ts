@@ -1,7 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
-import { invalidateBranding } from '../src/services/branding'
+import { globalWriteHook } from '../src/services/domainWriteHooks'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { brandingUrlValidator, publicUrlValidator } from '../src/urlPolicy'
 import { COLOR_PICKER } from './taxonomyFields'
@@ -14,7 +14,8 @@ export const Branding: GlobalConfig = {
   slug: 'branding',
   admin: { group: 'Branding' },
   access: { read: consoleRead, update: allowIf('catalog.manage') },
-  hooks: { afterChange: [() => invalidateBranding()] },
+  // The branding record (/meta) is cached per branding change counter, moved in the write's transaction.
+  hooks: { afterChange: [globalWriteHook('branding')] },
   fields: [
     { name: 'preview', type: 'ui', admin: { components: { Field: '/app/(payload)/admin/_components/BrandingPreview#BrandingPreview' } } },
     { name: 'name', type: 'text', validate: textValidator(TEXT_LIMITS.brandingName), admin: { description: 'Empty: APP_NAME' } },

@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { catalogChangedHook } from '../src/services/catalogHooks'
+import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
@@ -17,7 +17,7 @@ export const Channels: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   indexes: [{ fields: ['group', 'slug'], unique: true }],
-  hooks: { beforeChange: [renameOnlyGuard('channel')], afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('channel')], ...domainWriteHooks('taxonomy') },
   fields: [
     { name: 'group', type: 'relationship', relationTo: 'groups', required: true, index: true },
     slugField({ unique: false }),

@@ -2,7 +2,7 @@ import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
-import { contentChangedHook } from '../src/services/contentHooks'
+import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { consoleContentRules } from '../src/services/contentSubmission'
 import { slugProblem } from '../src/slug'
 import { TEXT_LIMITS, textValidator } from '../src/text'
@@ -60,7 +60,7 @@ export const Content: CollectionConfig = {
     // The console's REST: submit rules on create, no workflow move on update (services only).
     beforeChange: [consoleContentRules],
     // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
-    afterChange: [contentChangedHook],
+    ...domainWriteHooks('content'),
   },
   fields: [
     slugField({ unique: true }),

@@ -1,10 +1,10 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { catalogChangedHook } from '../src/services/catalogHooks'
+import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { TEXT_LIMITS, textValidator } from '../src/text'
-import { COLOR_PICKER, labelField } from './taxonomyFields'
+import { colorField, labelField } from './taxonomyFields'
 
 /** The starting facets; every tag belongs to one. */
 export const STARTING_FACETS = [
@@ -20,11 +20,11 @@ export const Facets: CollectionConfig = {
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'key', 'color', 'displayOrder'], group: 'Taxonomy' },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  hooks: { beforeChange: [renameOnlyGuard('facet')], afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('facet')], ...domainWriteHooks('taxonomy') },
   fields: [
     { name: 'key', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.facetKey) },
     labelField,
-    { name: 'color', type: 'text', required: true, defaultValue: '#6b7280', admin: { components: { Field: COLOR_PICKER } } },
+    colorField('color'),
     { name: 'displayOrder', type: 'number', defaultValue: 0 },
   ],
   timestamps: true,

@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { catalogChangedHook } from '../src/services/catalogHooks'
+import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
@@ -17,7 +17,7 @@ export const Groups: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   indexes: [{ fields: ['surface', 'slug'], unique: true }],
-  hooks: { beforeChange: [renameOnlyGuard('group')], afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('group')], ...domainWriteHooks('taxonomy') },
   fields: [
     { name: 'surface', type: 'relationship', relationTo: 'surfaces', required: true, index: true },
     slugField({ unique: false }),

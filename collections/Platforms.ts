@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { catalogChangedHook } from '../src/services/catalogHooks'
+import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
@@ -16,7 +16,7 @@ export const Platforms: CollectionConfig = {
   },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  hooks: { beforeChange: [renameOnlyGuard('platform')], afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [renameOnlyGuard('platform')], ...domainWriteHooks('taxonomy') },
   fields: [slugField({ unique: true }), labelField, colorField('color'), displayOrderField, isActiveField],
   timestamps: true,
 }

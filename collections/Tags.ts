@@ -2,7 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
 import { tagConsoleEndpoints } from '../endpoints/adminTags'
-import { catalogChangedHook } from '../src/services/catalogHooks'
+import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { tagSlugGuard } from '../src/services/tagWrites'
 import { labelField, slugField } from './taxonomyFields'
 
@@ -22,7 +22,7 @@ export const Tags: CollectionConfig = {
     delete: () => false,
   },
   defaultSort: 'label',
-  hooks: { beforeChange: [tagSlugGuard], afterChange: [catalogChangedHook] },
+  hooks: { beforeChange: [tagSlugGuard], ...domainWriteHooks('taxonomy') },
   endpoints: tagConsoleEndpoints,
   fields: [
     slugField({ unique: true }),

@@ -1,5 +1,5 @@
 import { defineRoute } from '../src/api/route'
-import { ping } from '../src/db/engine'
+import { engine } from '../src/db/engine'
 import { ApiError } from '../src/errors'
 import { notReady } from '../src/services/readiness'
 
@@ -10,7 +10,7 @@ export const health = defineRoute({
   method: 'get',
   path: '/health',
   handler: async ({ req }) => {
-    if (!(await ping(req.payload))) throw unavailable({ database: false })
+    if (!(await engine().ping(req.payload))) throw unavailable({ database: false })
     return { data: { status: 'ok' } }
   },
 })
@@ -19,7 +19,7 @@ export const ready = defineRoute({
   method: 'get',
   path: '/ready',
   handler: async ({ req }) => {
-    const database = await ping(req.payload)
+    const database = await engine().ping(req.payload)
     const waiting = notReady()
     if (!database || waiting.length > 0) throw unavailable({ database, waiting })
     return { data: { status: 'ready' } }

@@ -79,8 +79,6 @@ export interface ContentStore {
   tagBySlug(slug: string): Promise<TagRecord | null>
   /** Approved, active content holding each tag. */
   tagUsage(slugs: string[]): Promise<Map<string, number>>
-  /** Changes whenever any taxonomy table (surfaces, groups, channels, platforms, tags, facets) gains or changes a row. */
-  taxonomyVersion(): Promise<string>
   insertContent(rows: NewContent[]): Promise<void>
   insertTags(rows: NewTag[]): Promise<void>
 }

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Payload } from 'payload'
 
-import { claimFollowUp, completeFollowUp, failFollowUp, type ClaimedFollowUp, type FollowUpKind } from '../db/engine'
+import { engine, type ClaimedFollowUp, type FollowUpKind } from '../db/engine'
 import { logger } from '../logging'
 import { followUpHandlers } from './followUpTasks'
 
@@ -108,7 +108,7 @@ export class FollowUpRunner {
 
   /** Claims and runs one job; false when none was due. */
   private async runOne(): Promise<boolean> {
-    const job = await claimFollowUp(this.payload, { worker: this.workerId, now: new Date(), leaseMs: this.options.leaseMs })
+    const job = await engine().claimFollowUp(this.payload, { worker: this.workerId, now: new Date(), leaseMs: this.options.leaseMs })
     if (!job) return false
     const handler = this.handlers[job.kind] ?? followUpHandlers[job.kind]
     if (job.attempts > this.options.maxAttempts) {
@@ -122,7 +122,7 @@ export class FollowUpRunner {
       await this.recordFailure(job, err)
       return true
     }
-    if (!(await completeFollowUp(this.payload, job.id, this.workerId))) {
+    if (!(await engine().completeFollowUp(this.payload, job.id, this.workerId, new Date()))) {
       logger().warn({ jobId: job.id, contentId: job.contentId, kind: job.kind, worker: this.workerId }, 'followup.claim_lost')
     } else {
       logger().debug({ jobId: job.id, contentId: job.contentId, kind: job.kind, attempts: job.attempts }, 'followup.done')
@@ -134,7 +134,7 @@ export class FollowUpRunner {
     const willRetry = job.attempts < this.options.maxAttempts
     const now = new Date()
     const retryAt = willRetry ? new Date(now.getTime() + this.options.backoffMs * 2 ** (job.attempts - 1)) : null
-    await failFollowUp(this.payload, { id: job.id, worker: this.workerId, error: message(err), retryAt, at: now })
+    await engine().failFollowUp(this.payload, { id: job.id, worker: this.workerId, error: message(err), retryAt, at: now })
     const line = { err, jobId: job.id, contentId: job.contentId, kind: job.kind, attempts: job.attempts, willRetry, retryAt }
     if (willRetry) logger().warn(line, 'followup.failed')
     else logger().error(line, 'followup.failed')

@@ -1,6 +1,8 @@
 import type { Payload } from 'payload'
 
 import { type AppConfig, getConfig } from '../config'
+import { engine } from '../db/engine'
+import { VersionedValue } from '../db/versionedCache'
 import { isAbsoluteHttpUrl, servedUrl } from '../urlPolicy'
 
 /** The branding record of GET /meta: the configured fields, as edited, plus feature flags. */
@@ -29,25 +31,15 @@ const edited = (value: string | null | undefined, fallback: string) =>
 const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && media.url ? media.url : '')
 
 /**
- * The edited branding, cached briefly: /meta is hit on every extension start. An edit in this
- * process clears the cache at once (the global's afterChange hook); other processes sharing
- * the database see it within BRANDING_TTL_MS.
+ * The edited branding, kept per branding change counter (src/db/versionedCache): /meta is hit
+ * on every extension start, and costs one key lookup until the global or an upload it shows
+ * is written, by any path in any process.
  */
-const BRANDING_TTL_MS = 1000
-let cached: { doc: Promise<BrandingDoc>; at: number } | undefined
-
-export function invalidateBranding(): void {
-  cached = undefined
-}
+const brandingDocs = new VersionedValue<BrandingDoc>()
 
 export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
-  const now = Date.now()
-  if (!cached || now - cached.at > BRANDING_TTL_MS) {
-    const doc = payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>
-    cached = { doc, at: now }
-    doc.catch(() => invalidateBranding())
-  }
-  return cached.doc
+  const version = await engine().versionOf(payload, 'branding')
+  return brandingDocs.get(version, () => payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>)
 }
 
 /** The public branding record: each field the edited global value, else its environment variable. */

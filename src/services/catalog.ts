@@ -1,15 +1,13 @@
 /**
  * The navigation catalog and the taxonomy lookups the list endpoints use. Built from the
- * database, cached per process, and rebuilt only when the database-derived taxonomy
- * version (a trigger-kept change counter on SQLite, counts and last updatedAt on MongoDB;
- * one cheap read either way) or this process's write generation changes, so writes in
- * other processes invalidate it too.
+ * database and kept per taxonomy change counter (src/db/versionedCache): one key lookup per
+ * call, a rebuild only after a write, by any path in any process.
  */
 import type { Payload } from 'payload'
 
-import { contentStoreFor } from '../db/engine'
+import { engine } from '../db/engine'
+import { VersionedValue } from '../db/versionedCache'
 import { weakEtag } from '../http/etag'
-import { localCatalogGeneration } from './catalogHooks'
 
 export type CatalogRecord = {
   surfaces: {
@@ -46,7 +44,7 @@ export type Taxonomy = {
   facetKeyById: Map<string, string>
 }
 
-type Snapshot = { version: string; generation: number; record: CatalogRecord; taxonomy: Taxonomy }
+type Snapshot = { record: CatalogRecord; taxonomy: Taxonomy }
 
 type Row = Record<string, any>
 const ref = (v: unknown): string | null =>
@@ -54,8 +52,7 @@ const ref = (v: unknown): string | null =>
 const byOrder = (a: Row, b: Row) =>
   Number(a.displayOrder ?? 0) - Number(b.displayOrder ?? 0) || String(a.slug ?? a.key).localeCompare(String(b.slug ?? b.key))
 
-let snapshot: Snapshot | undefined
-let building: Promise<Snapshot> | undefined
+const snapshots = new VersionedValue<Snapshot>()
 
 async function load(payload: Payload, collection: string, sort = 'displayOrder'): Promise<Row[]> {
   const res = await payload.find({
@@ -68,7 +65,7 @@ async function load(payload: Payload, collection: string, sort = 'displayOrder')
   return res.docs as Row[]
 }
 
-async function build(payload: Payload, version: string, generation: number): Promise<Snapshot> {
+async function build(payload: Payload): Promise<Snapshot> {
   const [surfaces, groups, channels, platforms, facets, lastTag] = await Promise.all([
     load(payload, 'surfaces'),
     load(payload, 'groups'),
@@ -129,23 +126,13 @@ async function build(payload: Payload, version: string, generation: number): Pro
     list.push(String(g.id))
     taxonomy.groupIdsBySlug.set(g.slug, list)
   }
-  return { version, generation, record, taxonomy }
+  return { record, taxonomy }
 }
 
-/** The current snapshot: one version query per call, a rebuild only on change (single flight). */
+/** The current snapshot: one counter read per call, one build per taxonomy version. */
 async function current(payload: Payload): Promise<Snapshot> {
-  const generation = localCatalogGeneration()
-  const version = await contentStoreFor(payload).taxonomyVersion()
-  if (snapshot && snapshot.version === version && snapshot.generation === generation) return snapshot
-  if (!building) {
-    building = build(payload, version, generation)
-      .then((s) => (snapshot = s))
-      .finally(() => (building = undefined))
-  }
-  const built = await building
-  // A write landed while building: build again so this caller sees it.
-  if (built.version !== version || built.generation !== generation) return current(payload)
-  return built
+  const version = await engine().versionOf(payload, 'taxonomy')
+  return snapshots.get(version, () => build(payload))
 }
 
 export async function getCatalog(payload: Payload): Promise<CatalogRecord> {

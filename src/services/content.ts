@@ -7,7 +7,7 @@ import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
 import type { Pagination } from '../api/route'
-import { contentStoreFor, type ContentFilter, type ContentRecord } from '../db/engine'
+import { engine, type ContentFilter, type ContentRecord } from '../db/engine'
 import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'
 import { servedUrl } from '../urlPolicy'
@@ -85,7 +85,7 @@ export async function listContent(
   if (!resolved || (p.terms && p.terms.terms.length === 0 && p.terms.shortTerms.length === 0)) return empty
 
   const hours = PERIODS[p.period]
-  const page = await contentStoreFor(payload).listContent({
+  const page = await engine().contentStore(payload).listContent({
     statuses: p.status === 'all' ? 'all' : [p.status],
     includeInactive: canSeeInactive(user),
     text: p.terms,
@@ -116,7 +116,7 @@ function visibleTo(r: ContentRecord, user: AuthUser | null): boolean {
 }
 
 async function visibleRecord(payload: Payload, slug: string, user: AuthUser | null): Promise<ContentRecord> {
-  const record = await contentStoreFor(payload).contentBySlug(slug)
+  const record = await engine().contentStore(payload).contentBySlug(slug)
   if (!record || !visibleTo(record, user)) {
     throw new ApiError(404, 'content.not_found', 'No visible content has this slug.')
   }
@@ -133,7 +133,7 @@ export async function relatedContent(payload: Payload, slug: string, user: AuthU
   const record = await visibleRecord(payload, slug, user)
   if (!record.channelId && record.tagSlugs.length === 0) return []
   const [rows, taxonomy] = await Promise.all([
-    contentStoreFor(payload).relatedContent(record, RELATED_LIMIT),
+    engine().contentStore(payload).relatedContent(record, RELATED_LIMIT),
     getTaxonomy(payload),
   ])
   return rows.map((r) => toContentDto(r, taxonomy))

@@ -7,7 +7,7 @@
  */
 import type { CollectionBeforeChangeHook, Payload, PayloadRequest } from 'payload'
 
-import { contentStoreFor } from '../db/engine'
+import { engine } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { assertSlug, RESERVED_SLUGS, suggestSlug } from '../slug'
 import { submissionsOpen } from './branding'
@@ -78,7 +78,7 @@ export function* derivedSlugs(title: string): Generator<string> {
 
 /** The first derived slug no item holds (a concurrent taker still meets the unique index). */
 async function freeDerivedSlug(payload: Payload, title: string): Promise<string> {
-  const store = contentStoreFor(payload)
+  const store = engine().contentStore(payload)
   const candidates = derivedSlugs(title)
   for (let attempt = 0; attempt < 50; attempt++) {
     const slug = candidates.next().value as string

@@ -6,7 +6,7 @@ import type { Payload } from 'payload'
 
 import type { AuthUser } from '../../access/guards'
 import { getConfig } from '../config'
-import { contentStoreFor, invalidateCounts, transitionContentStatus, withTransientRetry, type ContentRecord } from '../db/engine'
+import { engine, type ContentRecord } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { emit } from '../events/bus'
 import { assertSlug, suggestSlug } from '../slug'
@@ -72,14 +72,14 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
   }
   const explicit = input.slug !== undefined ? assertSlug(input.slug) : undefined
   const { group, channel, platform, tagSlugs, taxonomy } = await resolveReferences(payload, input)
-  const store = contentStoreFor(payload)
+  const store = engine().contentStore(payload)
   const candidates = explicit ? [explicit][Symbol.iterator]() : derivedSlugs(input.title)
   for (let attempt = 0; attempt < 50; attempt++) {
     const slug = candidates.next().value as string | undefined
     if (!slug) break
     if (!explicit && (await store.contentBySlug(slug))) continue
     try {
-      await withTransientRetry(() => payload.create({
+      await engine().withTransientRetry(() => payload.create({
         collection: 'content',
         data: {
           slug,
@@ -103,14 +103,13 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
       }
       throw err
     }
-    invalidateCounts()
     return toContentDto((await store.contentBySlug(slug))!, taxonomy)
   }
   throw slugConflict(explicit ?? suggestSlug(input.title))
 }
 
 async function moderatable(payload: Payload, slug: string): Promise<ContentRecord> {
-  const record = await contentStoreFor(payload).contentBySlug(slug)
+  const record = await engine().contentStore(payload).contentBySlug(slug)
   if (!record || !record.isActive) throw notFound()
   return record
 }
@@ -125,7 +124,7 @@ async function move(
   const now = new Date()
   const moved =
     record.status === 'pending' &&
-    (await transitionContentStatus(payload, {
+    (await engine().transitionStatus(payload, {
       id: record.id,
       from: 'pending',
       to,
@@ -136,13 +135,12 @@ async function move(
       followUps: to === 'approved' ? ['thumbnail', 'notify.approved'] : ['notify.rejected'],
     }))
   if (!moved) {
-    const current = (await contentStoreFor(payload).contentBySlug(slug))?.status ?? record.status
+    const current = (await engine().contentStore(payload).contentBySlug(slug))?.status ?? record.status
     throw new ApiError(422, 'content.state_invalid', `Only pending content can be ${to}; this item is ${current}.`, {
       status: current,
     })
   }
-  invalidateCounts()
-  return (await contentStoreFor(payload).contentBySlug(slug))!
+  return (await engine().contentStore(payload).contentBySlug(slug))!
 }
 
 /**
@@ -169,13 +167,12 @@ export async function rejectContent(
 
 /** Soft delete: isActive=false. Idempotent. Content is never removed. */
 export async function softDeleteContent(payload: Payload, slug: string): Promise<{ deleted: true; id: string }> {
-  const record = await contentStoreFor(payload).contentBySlug(slug)
+  const record = await engine().contentStore(payload).contentBySlug(slug)
   if (!record) throw notFound()
   if (record.isActive) {
-    await withTransientRetry(() =>
+    await engine().withTransientRetry(() =>
       payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true, context: WORKFLOW_CONTEXT }),
     )
-    invalidateCounts()
   }
   return { deleted: true, id: record.id }
 }

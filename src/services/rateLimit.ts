@@ -6,7 +6,7 @@ import type { Payload } from 'payload'
 
 import type { ApiContext } from '../api/route'
 import { type AppConfig, getConfig } from '../config'
-import { hitRateLimit } from '../db/engine'
+import { engine } from '../db/engine'
 import { ApiError } from '../errors'
 import type { RequestLogger } from '../logging'
 
@@ -20,7 +20,7 @@ export type LimitOutcome = { allowed: boolean; retryAfterSeconds: number }
 /** Counts one request against `name` for `subject` (an IP or a user id). */
 export async function consumeLimit(payload: Payload, name: LimitName, subject: string): Promise<LimitOutcome> {
   const rule = getConfig().rateLimits[name]
-  const hit = await hitRateLimit(payload, `${name}:${subject}`, rule.points, rule.durationSeconds)
+  const hit = await engine().hitRateLimit(payload, `${name}:${subject}`, rule.points, rule.durationSeconds)
   return { allowed: hit.allowed, retryAfterSeconds: Math.max(1, Math.ceil(hit.msBeforeReset / 1000)) }
 }
 

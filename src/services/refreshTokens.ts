@@ -6,7 +6,7 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import { hashRefreshToken, newFamilyId, newRefreshToken } from '../auth/refreshToken'
 import { getConfig } from '../config'
-import { claimRefreshToken } from '../db/engine'
+import { engine } from '../db/engine'
 
 export type RevokeReason = 'rotated' | 'logout' | 'reuse' | 'password_change' | 'deactivated' | 'password_reset'
 
@@ -61,7 +61,7 @@ export async function findRefreshToken(payload: Payload, token: string): Promise
 
 /** Rotation: revokes the token only if nobody else has. True for the single winner. */
 export async function claimForRotation(payload: Payload, doc: RefreshTokenDoc): Promise<boolean> {
-  const { claimed } = await claimRefreshToken(payload, doc.tokenHash, 'rotated')
+  const { claimed } = await engine().claimRefreshToken(payload, doc.tokenHash, 'rotated', new Date())
   return claimed
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Payload } from 'payload'
 
-import { contentStoreFor, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
+import { engine, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
 import { suggestSlug } from '../slug'
 
 type Id = string
@@ -171,7 +171,7 @@ async function anyAdminId(payload: Payload): Promise<Id | null> {
 export async function seedDemo(payload: Payload): Promise<{ content: number }> {
   const tax = await seedDemoTaxonomy(payload)
   // Deterministic slugs on an empty database; a repeated demo seed must not collide.
-  const existing = await contentStoreFor(payload).countContent()
+  const existing = await engine().contentStore(payload).countContent()
   const items = makeItems(tax, {
     count: 200,
     statuses: ['approved', 'approved', 'approved', 'pending', 'rejected'],
@@ -179,13 +179,13 @@ export async function seedDemo(payload: Payload): Promise<{ content: number }> {
     submittedBy: await anyAdminId(payload),
     slugPrefix: existing === 0 ? 'd' : `d${Date.now().toString(36)}`,
   })
-  await contentStoreFor(payload).insertContent(items)
+  await engine().contentStore(payload).insertContent(items)
   return { content: items.length }
 }
 
 /** The demo seed at start-up (SEED_DEMO=true) only when the database holds no content. */
 export async function seedDemoIfEmpty(payload: Payload): Promise<boolean> {
-  if ((await contentStoreFor(payload).countContent()) > 0) return false
+  if ((await engine().contentStore(payload).countContent()) > 0) return false
   await seedDemo(payload)
   return true
 }
@@ -202,7 +202,7 @@ export async function seedTags(payload: Payload, count: number, seed = 7): Promi
     createdAt: stamp,
     updatedAt: stamp,
   }))
-  await contentStoreFor(payload).insertTags(rows)
+  await engine().contentStore(payload).insertTags(rows)
   return rows.map((r) => r.slug)
 }
 
@@ -215,6 +215,6 @@ export async function seedContent(payload: Payload, count: number, opts: { tags?
     { count, statuses: ['approved'], seed, submittedBy: await anyAdminId(payload), slugPrefix: `b${seed.toString(36)}` },
   )
   for (const item of items) item.isActive = true
-  await contentStoreFor(payload).insertContent(items)
+  await engine().contentStore(payload).insertContent(items)
   return items.length
 }

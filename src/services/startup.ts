@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { getConfig } from '../config'
-import { contentStoreFor, prepareDatabase } from '../db/engine'
+import { engine } from '../db/engine'
 import { startFollowUps } from '../jobs/followUps'
 import { logger } from '../logging'
 import { bootstrap } from './bootstrap'
@@ -14,12 +14,12 @@ export async function onStart(payload: Payload): Promise<void> {
   const config = getConfig()
   // Registered before bootstrap is marked, so /ready never reports ready without the catalog.
   expectReady('catalog')
-  await prepareDatabase(payload, config.database.engine)
+  await engine().prepare(payload)
   await bootstrap(payload)
   markReady('bootstrap')
   // Claims follow-ups queued by approvals, also those left by a process that died.
   startFollowUps(payload)
-  await contentStoreFor(payload).prepare()
+  await engine().contentStore(payload).prepare()
   if (config.seedDemo && (await seedDemoIfEmpty(payload))) logger().info({}, 'seed.demo_loaded')
   await primeCatalog(payload)
   markReady('catalog')

@@ -6,11 +6,10 @@
  */
 import type { Payload } from 'payload'
 
-import { invalidateCounts, renameTagAtomically, withTransientRetry } from '../db/engine'
+import { engine } from '../db/engine'
 import { ApiError, validationFailed } from '../errors'
 import { assertSlug, suggestSlug } from '../slug'
 import { getTaxonomy } from './catalog'
-import { bumpCatalogGeneration } from './catalogHooks'
 import { getTag, type TagDto } from './tags'
 import { workflowFieldsGuard } from './workflowGuard'
 
@@ -36,7 +35,7 @@ export async function createTag(payload: Payload, input: NewTagInput): Promise<T
   const slug = assertSlug(input.slug ?? suggestSlug(input.label))
   const facet = await facetId(payload, input.facet)
   try {
-    await withTransientRetry(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true }))
+    await engine().withTransientRetry(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true }))
   } catch (err) {
     if (isUniqueViolation(err, 'slug')) throw slugConflict(slug)
     throw err
@@ -52,7 +51,7 @@ export async function updateTag(payload: Payload, slug: string, patch: TagPatch)
   if (patch.label !== undefined) data.label = patch.label
   if (patch.facet !== undefined) data.facet = await facetId(payload, patch.facet)
   if (Object.keys(data).length > 0) {
-    await withTransientRetry(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true }))
+    await engine().withTransientRetry(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true }))
   }
   return getTag(payload, slug)
 }
@@ -67,13 +66,10 @@ export async function renameTag(
 ): Promise<{ slug: string; contentCount: number }> {
   assertSlug(newSlug, 'newSlug')
   if (newSlug === slug) throw slugConflict(newSlug)
-  const result = await renameTagAtomically(payload, { oldSlug: slug, newSlug, actorId, at: new Date(), afterContentUpdate })
+  const result = await engine().renameTag(payload, { oldSlug: slug, newSlug, actorId, at: new Date(), afterContentUpdate })
   if (result.outcome === 'not_found') throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
   if (result.outcome === 'taken') throw slugConflict(newSlug)
-  // The rename bypassed Payload's hooks: invalidate this process's caches directly (other
-  // processes see the change counters the rename moved in its transaction).
-  bumpCatalogGeneration()
-  invalidateCounts()
+  // Caches need nothing: the rename moved the taxonomy and content counters in its transaction.
   return { slug: newSlug, contentCount: result.contentCount }
 }
 

@@ -2,7 +2,7 @@
 import type { Payload } from 'payload'
 
 import type { Pagination } from '../api/route'
-import { contentStoreFor, type TagRecord } from '../db/engine'
+import { engine, type TagRecord } from '../db/engine'
 import { ApiError } from '../errors'
 import { getTaxonomy, type Taxonomy } from './catalog'
 
@@ -26,7 +26,7 @@ export async function listTags(payload: Payload, p: TagListParams): Promise<{ da
     if (!id) return { data: [], pagination: { offset: p.offset, limit: p.limit, total: 0, hasMore: false } }
     facetIds = [id]
   }
-  const store = contentStoreFor(payload)
+  const store = engine().contentStore(payload)
   const { rows, total } = await store.listTags({ facetIds, prefix: p.q, offset: p.offset, limit: p.limit })
   const usage = await store.tagUsage(rows.map((r) => r.slug))
   return {
@@ -36,7 +36,7 @@ export async function listTags(payload: Payload, p: TagListParams): Promise<{ da
 }
 
 export async function getTag(payload: Payload, slug: string): Promise<TagDto> {
-  const store = contentStoreFor(payload)
+  const store = engine().contentStore(payload)
   const tag = await store.tagBySlug(slug)
   if (!tag) throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
   const [usage, taxonomy] = await Promise.all([store.tagUsage([slug]), getTaxonomy(payload)])

@@ -6,7 +6,7 @@ for (const name of ['REGISTER', 'REFRESH', 'PASSWORD_CHANGE', 'SUBMIT']) process
 
 import type { ApiContext } from '../../src/api/route'
 import { getConfig } from '../../src/config'
-import { hitRateLimit } from '../../src/db/engine'
+import { engine } from '../../src/db/engine'
 import { rateLimitPoints } from '../../src/db/testSupport'
 import { rateLimit } from '../../src/services/rateLimit'
 import { testApp } from '../support/app'
@@ -52,7 +52,7 @@ describe('rate limits (RATE_LIMIT_LOGIN=2/4, others 2/60)', () => {
     await app.request('POST', '/v1/auth/login', { body, headers: ip(10) })
     expect(await storedPoints(app, 'login:192.0.2.10')).toBe(1)
     // Another process is simulated by writing to the same counter directly, as its limiter would.
-    const hit = await hitRateLimit(app.payload, 'login:192.0.2.10', 2, 4)
+    const hit = await engine().hitRateLimit(app.payload, 'login:192.0.2.10', 2, 4)
     expect(hit).toMatchObject({ allowed: true, consumed: 2 })
     const res = await app.request('POST', '/v1/auth/login', { body: ADMIN, headers: ip(10) })
     expect(res.status).toBe(429)

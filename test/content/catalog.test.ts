@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { testApp, type TestApp } from '../support/app'
-import { contentStoreFor } from '../../src/db/engine'
+import { engine } from '../../src/db/engine'
 import { updateInOtherProcess } from '../support/otherProcess'
 import { taxonomy } from './helpers'
 
@@ -106,9 +106,9 @@ describe('GET /catalog', () => {
     const b = await catalog()
     expect(b.headers.get('etag')).toBe(a.headers.get('etag'))
     // The version is the engine's own token: only its stability between writes is promised.
-    const version = await contentStoreFor(app.payload).taxonomyVersion()
+    const version = await engine().versionOf(app.payload, 'taxonomy')
     expect(version).not.toBe('')
-    expect(await contentStoreFor(app.payload).taxonomyVersion()).toBe(version)
+    expect(await engine().versionOf(app.payload, 'taxonomy')).toBe(version)
   })
 })
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { getConfig } from '../../src/config'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { testApp, type TestApp } from '../support/app'
-import { contentStoreFor } from '../../src/db/engine'
+import { engine } from '../../src/db/engine'
 import { seedContent, seedDemo, seedDemoIfEmpty, seedTags } from '../../src/services/seed'
 
 let app: TestApp
@@ -61,13 +61,13 @@ describe('seeding', () => {
     await seedDemo(app.payload)
     expect(await count('surfaces')).toBe(2)
     expect(await count('groups')).toBe(4)
-    expect(await contentStoreFor(app.payload).countContent()).toBe(900)
+    expect(await engine().contentStore(app.payload).countContent()).toBe(900)
   })
 
   it('the start-up preparation is idempotent', async () => {
-    await contentStoreFor(app.payload).prepare()
-    await contentStoreFor(app.payload).prepare()
-    expect(await contentStoreFor(app.payload).countContent()).toBe(900)
+    await engine().contentStore(app.payload).prepare()
+    await engine().contentStore(app.payload).prepare()
+    expect(await engine().contentStore(app.payload).countContent()).toBe(900)
     expect((await app.request('GET', '/v1/content?q=typescript&limit=1')).body.pagination.total).toBeGreaterThan(0)
   })
 
@@ -75,7 +75,7 @@ describe('seeding', () => {
   it.skipIf(onMongo)('the start-up preparation rebuilds a drifted SQLite FTS5 table', async () => {
     sqliteDb().exec('DELETE FROM raw_content_fts WHERE rowid IN (SELECT rowid FROM raw_content_fts LIMIT 5)')
     expect(await ftsRows()).toBe(895)
-    await contentStoreFor(app.payload).prepare()
+    await engine().contentStore(app.payload).prepare()
     expect(await ftsRows()).toBe(900)
   })
 })

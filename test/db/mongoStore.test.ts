@@ -57,9 +57,9 @@ describe('before any connection exists', () => {
   })
 
   it('the native accessor reports "not connected" (no TypeError)', async () => {
-    await failsAtTheDriver(() => engine.contentStoreFor(payload).contentBySlug('x'))
-    await failsAtTheDriver(() => engine.versionOf(payload, 'content'))
-    expect(await engine.ping(payload)).toBe(false)
+    await failsAtTheDriver(() => engine.engine().contentStore(payload).contentBySlug('x'))
+    await failsAtTheDriver(() => engine.engine().versionOf(payload, 'content'))
+    expect(await engine.engine().ping(payload)).toBe(false)
   })
 })
 
@@ -73,7 +73,7 @@ describe('every store function reaches its first driver call', () => {
     Object.defineProperty(payload.db.connection, 'client', { value: closed, configurable: true })
   })
 
-  const store = () => engine.contentStoreFor(payload)
+  const store = () => engine.engine().contentStore(payload)
 
   it('prepare: the first index build fails, named, caused by the driver error', async () => {
     const err = await store().prepare().then(() => null, (e: unknown) => e)
@@ -103,35 +103,34 @@ describe('every store function reaches its first driver call', () => {
     failsAtTheDriver(() => store().listTags({ facetIds: [ID], prefix: 'a', offset: 0, limit: 10 })))
   it('tagBySlug', () => failsAtTheDriver(() => store().tagBySlug('ai')))
   it('tagUsage', () => failsAtTheDriver(() => store().tagUsage(['ai'])))
-  it('taxonomyVersion', () => failsAtTheDriver(() => store().taxonomyVersion()))
-  it('insertContent (seed)', () =>
+    it('insertContent (seed)', () =>
     failsAtTheDriver(() => store().insertContent([{ ...record, id: undefined, submittedBy: ID, groupId: ID }])))
   it('insertTags (seed)', () =>
     failsAtTheDriver(() =>
       store().insertTags([{ slug: 'ai', label: 'AI', facetId: ID, createdAt: record.createdAt, updatedAt: record.updatedAt }]),
     ))
 
-  it('engine: prepare (replica-set check first)', () => failsAtTheDriver(() => engine.prepareDatabase(payload, 'mongodb')))
-  it('engine: claimRefreshToken', () => failsAtTheDriver(() => engine.claimRefreshToken(payload, 'hash', 'rotated')))
-  it('engine: hitRateLimit', () => failsAtTheDriver(() => engine.hitRateLimit(payload, 'k', 5, 60)))
+  it('engine: prepare (replica-set check first)', () => failsAtTheDriver(() => engine.engine().prepare(payload)))
+  it('engine: claimRefreshToken', () => failsAtTheDriver(() => engine.engine().claimRefreshToken(payload, 'hash', 'rotated', new Date())))
+  it('engine: hitRateLimit', () => failsAtTheDriver(() => engine.engine().hitRateLimit(payload, 'k', 5, 60)))
   it('engine: renameTag', () =>
-    failsAtTheDriver(() => engine.renameTagAtomically(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
+    failsAtTheDriver(() => engine.engine().renameTag(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
   it('engine: transitionContentStatus', () =>
     failsAtTheDriver(() =>
-      engine.transitionContentStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'] }),
+      engine.engine().transitionStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'] }),
     ))
   it('engine: claimFollowUp', () =>
-    failsAtTheDriver(() => engine.claimFollowUp(payload, { worker: 'w', now: new Date(), leaseMs: 1000 })))
-  it('engine: completeFollowUp', () => failsAtTheDriver(() => engine.completeFollowUp(payload, ID, 'w')))
+    failsAtTheDriver(() => engine.engine().claimFollowUp(payload, { worker: 'w', now: new Date(), leaseMs: 1000 })))
+  it('engine: completeFollowUp', () => failsAtTheDriver(() => engine.engine().completeFollowUp(payload, ID, 'w', new Date())))
   it('engine: failFollowUp', () =>
-    failsAtTheDriver(() => engine.failFollowUp(payload, { id: ID, worker: 'w', error: 'x', retryAt: null, at: new Date() })))
-  it('engine: listFollowUps', () => failsAtTheDriver(() => engine.listFollowUps(payload, ID)))
-  it('engine: versionOf', () => failsAtTheDriver(() => engine.versionOf(payload, 'taxonomy')))
+    failsAtTheDriver(() => engine.engine().failFollowUp(payload, { id: ID, worker: 'w', error: 'x', retryAt: null, at: new Date() })))
+  it('engine: listFollowUps', () => failsAtTheDriver(() => engine.engine().listFollowUps(payload, ID)))
+  it('engine: versionOf', () => failsAtTheDriver(() => engine.engine().versionOf(payload, 'taxonomy')))
   it('engine: onDomainWrite from a hook without a transaction', () => {
     const req: Pick<PayloadRequest, 'payload' | 'transactionID'> = { payload, transactionID: undefined }
     return failsAtTheDriver(() => engine.engine().onDomainWrite(req as PayloadRequest, 'content'))
   })
-  it('engine: ping answers false', async () => expect(await engine.ping(payload)).toBe(false))
+  it('engine: ping answers false', async () => expect(await engine.engine().ping(payload)).toBe(false))
   it('engine: withTransientRetry passes a non-transient failure through at once', () =>
-    failsAtTheDriver(() => engine.withTransientRetry(() => engine.contentStoreFor(payload).countContent())))
+    failsAtTheDriver(() => engine.engine().withTransientRetry(() => engine.engine().contentStore(payload).countContent())))
 })

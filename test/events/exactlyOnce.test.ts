@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { listFollowUps } from '../../src/db/engine'
+import { engine } from '../../src/db/engine'
 import { FollowUpRunner } from '../../src/jobs/followUpRunner'
 import { runFollowUp, stopFollowUps } from '../../src/jobs/followUps'
 import { content, tokenFor } from '../content/helpers'
@@ -73,7 +73,7 @@ describe('follow-ups commit with the approval', () => {
     expect(res.status).toBe(200)
     expect(res.body.data.status).toBe('approved')
     // No listener, no runner ran: the rows exist because they committed with the status move.
-    const rows = await listFollowUps(app.payload, item.id)
+    const rows = await engine().listFollowUps(app.payload, item.id)
     expect(sorted(rows).map((r) => ({ kind: r.kind, status: r.status, attempts: r.attempts }))).toEqual([
       { kind: 'notify.approved', status: 'queued', attempts: 0 },
       { kind: 'thumbnail', status: 'queued', attempts: 0 },
@@ -82,7 +82,7 @@ describe('follow-ups commit with the approval', () => {
 
     const runner = new FollowUpRunner(app.payload, { workerId: 'after-restart' })
     await runner.drain()
-    const done = await listFollowUps(app.payload, item.id)
+    const done = await engine().listFollowUps(app.payload, item.id)
     expect(done.map((r) => [r.kind, r.status, r.attempts, r.claimedBy]).sort()).toEqual([
       ['notify.approved', 'done', 1, 'after-restart'],
       ['thumbnail', 'done', 1, 'after-restart'],
@@ -98,10 +98,10 @@ describe('follow-ups commit with the approval', () => {
     const item = await pending('crash-safe-reject')
     const res = await app.request('POST', '/v1/content/crash-safe-reject/reject', { token: moderator, body: { reason: 'Off topic' } })
     expect(res.status).toBe(200)
-    expect((await listFollowUps(app.payload, item.id)).map((r) => [r.kind, r.status])).toEqual([['notify.rejected', 'queued']])
+    expect((await engine().listFollowUps(app.payload, item.id)).map((r) => [r.kind, r.status])).toEqual([['notify.rejected', 'queued']])
     // Approving the rejected item is refused and adds no row.
     expect((await approve('crash-safe-reject')).status).toBe(422)
-    expect(await listFollowUps(app.payload, item.id)).toHaveLength(1)
+    expect(await engine().listFollowUps(app.payload, item.id)).toHaveLength(1)
     await new FollowUpRunner(app.payload, { workerId: 'w' }).drain()
     const [note] = (await notificationsFor(item.id)) as unknown as { kind: string; message: string }[]
     expect(note).toMatchObject({ kind: 'content.rejected', message: '“Title crash-safe-reject” was not accepted: Off topic' })
@@ -134,14 +134,14 @@ describe('two processes racing over one outbox', () => {
     const local = new FollowUpRunner(app.payload, { workerId: 'parent', pollMs: 50 })
     local.start()
     await until(async () => {
-      const rows = (await Promise.all(items.map((i) => listFollowUps(app.payload, i.id)))).flat()
+      const rows = (await Promise.all(items.map((i) => engine().listFollowUps(app.payload, i.id)))).flat()
       return rows.length === 80 && rows.every((r) => r.status === 'done')
     }, 110_000)
     await local.stop()
     child.stdin!.end('stop\n')
     expect(await exited).toBe(0)
 
-    const rows = (await Promise.all(items.map((i) => listFollowUps(app.payload, i.id)))).flat()
+    const rows = (await Promise.all(items.map((i) => engine().listFollowUps(app.payload, i.id)))).flat()
     expect(rows.every((r) => r.attempts === 1)).toBe(true)
     const workers = new Set(rows.map((r) => r.claimedBy))
     expect(workers.has('parent')).toBe(true)
@@ -199,7 +199,7 @@ describe('retries', () => {
     })
     runner.start()
     const failed = await until(async () => {
-      const row = (await listFollowUps(app.payload, item.id)).find((r) => r.kind === 'thumbnail')
+      const row = (await engine().listFollowUps(app.payload, item.id)).find((r) => r.kind === 'thumbnail')
       return row?.status === 'failed' ? row : null
     }, 20_000)
     await new Promise((r) => setTimeout(r, 300)) // nothing runs it a fourth time
@@ -209,7 +209,7 @@ describe('retries', () => {
     expect(calls[2]! - calls[1]!).toBeGreaterThanOrEqual(200)
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, lastError: 'renderer exploded' })
     // The other follow-up of the same approval was unaffected.
-    expect((await listFollowUps(app.payload, item.id)).find((r) => r.kind === 'notify.approved')?.status).toBe('done')
+    expect((await engine().listFollowUps(app.payload, item.id)).find((r) => r.kind === 'notify.approved')?.status).toBe('done')
     const lines = app.logs.filter((l) => l.msg === 'followup.failed' && l.contentId === item.id)
     expect(lines.map((l) => [l.level, l.attempts, l.willRetry])).toEqual([
       ['warn', 1, true],
@@ -236,10 +236,10 @@ describe('retries', () => {
       },
     })
     runner.start()
-    await until(async () => (await listFollowUps(app.payload, item.id)).some((r) => r.attempts === 1), 5_000)
+    await until(async () => (await engine().listFollowUps(app.payload, item.id)).some((r) => r.attempts === 1), 5_000)
     await runner.stop()
     expect(finished).toBe(true)
-    const rows = await listFollowUps(app.payload, item.id)
+    const rows = await engine().listFollowUps(app.payload, item.id)
     expect(rows.map((r) => r.status).sort()).toEqual(['done', 'queued'])
   })
 })

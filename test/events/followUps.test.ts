@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { listFollowUps } from '../../src/db/engine'
+import { engine } from '../../src/db/engine'
 import { tokenFor } from '../content/helpers'
 import { testApp } from '../support/app'
 
@@ -52,7 +52,7 @@ describe('approval follow-ups', () => {
     expect(notes.docs[0]).toMatchObject({ kind: 'content.approved', message: '“Follow-up item” was approved.' })
     // The process's own runner (started with Payload, woken by the approval event) did both.
     const rows = await until(async () => {
-      const found = await listFollowUps(app.payload, String(content.id))
+      const found = await engine().listFollowUps(app.payload, String(content.id))
       return found.every((r) => r.status === 'done') ? found : null
     })
     expect(rows.map((r) => [r.kind, r.status, r.attempts]).sort()).toEqual([

@@ -3,7 +3,7 @@ import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/config'
-import { listFollowUps } from '../../src/db/engine'
+import { engine } from '../../src/db/engine'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { dropDuplicateNotificationsSqlite } from '../../src/db/sqlite/notificationDuplicates'
 import { retirePayloadJobsSqlite } from '../../src/db/sqlite/retiredPayloadJobs'
@@ -27,18 +27,18 @@ describe.runIf(sqlite)('upgrading a SQLite database from the build that used Pay
     insert.run(JSON.stringify({ contentId: 'c-gave-up', kind: 'content.rejected' }), null, 1, 'notifySubmitter')
     db.prepare('INSERT INTO payload_jobs_log (id, _parent_id) VALUES (?, ?)').run('l1', 1)
 
-    expect(await retirePayloadJobsSqlite(app.payload)).toBe(2)
-    expect((await listFollowUps(app.payload, 'c-open')).map((r) => [r.kind, r.status]).sort()).toEqual([
+    expect(retirePayloadJobsSqlite(file)).toBe(2)
+    expect((await engine().listFollowUps(app.payload, 'c-open')).map((r) => [r.kind, r.status]).sort()).toEqual([
       ['notify.approved', 'queued'],
       ['thumbnail', 'queued'],
     ])
-    expect(await listFollowUps(app.payload, 'c-done')).toEqual([])
-    expect(await listFollowUps(app.payload, 'c-gave-up')).toEqual([])
+    expect(await engine().listFollowUps(app.payload, 'c-done')).toEqual([])
+    expect(await engine().listFollowUps(app.payload, 'c-gave-up')).toEqual([])
     expect(db.prepare('SELECT count(*) AS n FROM payload_jobs').get()).toEqual({ n: 0 })
     expect(db.prepare('SELECT count(*) AS n FROM payload_jobs_log').get()).toEqual({ n: 0 })
     // Again: nothing more to move, nothing doubled.
-    expect(await retirePayloadJobsSqlite(app.payload)).toBe(0)
-    expect(await listFollowUps(app.payload, 'c-open')).toHaveLength(2)
+    expect(retirePayloadJobsSqlite(file)).toBe(0)
+    expect(await engine().listFollowUps(app.payload, 'c-open')).toHaveLength(2)
     db.close()
   })
 
@@ -55,11 +55,11 @@ describe.runIf(sqlite)('upgrading a SQLite database from the build that used Pay
     insert.run('n2', user!.id, 'content.approved', c1.id, 'copy')
     insert.run('n3', user!.id, 'content.rejected', c2.id, 'other')
     insert.run('n4', user!.id, 'content.approved', c1.id, 'copy')
-    expect(await dropDuplicateNotificationsSqlite(app.payload)).toBe(2)
+    expect(dropDuplicateNotificationsSqlite(file)).toBe(2)
     expect(db.prepare('SELECT id FROM notifications ORDER BY id').all()).toEqual([{ id: 'n1' }, { id: 'n3' }])
     db.exec('CREATE UNIQUE INDEX content_kind_idx ON notifications (content_id, kind)')
     // With the index in place the step leaves the table alone.
-    expect(await dropDuplicateNotificationsSqlite(app.payload)).toBe(0)
+    expect(dropDuplicateNotificationsSqlite(file)).toBe(0)
     db.close()
   })
 })

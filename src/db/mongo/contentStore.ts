@@ -6,7 +6,7 @@
 import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
-import { cachedCount, VersionedCache } from '../countCache'
+import { cachedCount, VersionedCache } from '../versionedCache'
 import type { ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
   contentFilter,
@@ -23,6 +23,7 @@ import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, 
 import { ensureServiceIndexes } from './indexes'
 import { nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
+import { DOMAINS } from '../versionDomains'
 import { bumpVersion, readVersion, seedVersions } from './versions'
 
 /** Whole pages (rows and total) by query, per content version. */
@@ -64,7 +65,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
       // The replica set and Payload's own indexes were checked first (mongoEngine.prepare).
       const db = nativeDb(payload)
       await ensureServiceIndexes(payload, db)
-      await seedVersions(db, ['content', 'taxonomy'])
+      await seedVersions(db, DOMAINS)
     },
 
     async listContent(q) {
@@ -106,10 +107,6 @@ export function mongoContentStore(payload: Payload): ContentStore {
       const rows = await content().aggregate<{ _id: string; n: number }>(tagUsagePipeline(slugs)).toArray()
       for (const r of rows) out.set(r._id, r.n)
       return out
-    },
-
-    async taxonomyVersion() {
-      return readVersion(nativeDb(payload), 'taxonomy')
     },
 
     async insertContent(rows: NewContent[]) {

@@ -1,12 +1,15 @@
 /**
- * The service's own connection to the SQLite file, beside Payload's: synchronous (libsql's
- * better-sqlite3 API) with a prepared-statement cache, so a hot read is bind + step with
- * no re-parse. WAL lets it read while Payload writes.
+ * The service's one way to the SQLite file for its own SQL (reads, guarded writes,
+ * transactions, start-up steps): synchronous (libsql's better-sqlite3 API) with a
+ * prepared-statement cache, so a hot read is bind + step with no re-parse. Payload keeps
+ * its own client for its own operations; WAL lets each read while the other writes, and
+ * Payload's SQLite writes are single autocommit statements, so a synchronous wait on its
+ * write lock is short. Table names come from ./tables.
  */
 import Database from 'libsql'
 
 type Db = InstanceType<typeof Database>
-type Statement = ReturnType<Db['prepare']>
+type Statement = Database.Statement<unknown[]>
 
 /** Page cache sizes in KiB (negative, as PRAGMA cache_size takes them). */
 const READ_CACHE = -16384
@@ -47,6 +50,10 @@ export function statement(file: string, sql: string): Statement {
   return stmt
 }
 
+/** Whether the file has this table (start-up steps that run before schema sync). */
+export function tableExists(file: string, name: string): boolean {
+  return statement(file, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
+}
 
 /**
  * Runs a bulk write with a 256 MiB page cache (index and text-index pages stay in memory

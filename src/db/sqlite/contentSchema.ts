@@ -2,8 +2,11 @@
  * Raw SQLite objects beside Payload's tables (named raw_* so schema sync leaves them be):
  * list indexes, the tag side table and the FTS5 text index, both kept in sync by triggers
  * so every write path (Payload, admin panel, bulk seed) maintains them, and the change
- * counters behind the content and taxonomy versions. Idempotent.
+ * counters behind the content, taxonomy and branding versions. Idempotent.
  */
+import { DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
+import { tableOf } from './tables'
+
 type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
 
 const INDEXES = [
@@ -33,27 +36,26 @@ const TABLES = [
 ]
 
 /**
- * Change counters: any insert, update or delete on these tables, by any connection in any
- * process, moves its counter in the same transaction, so reading a version is one key lookup.
+ * Change counters: any insert, update or delete on a domain's tables (and any update or
+ * delete of a table it refers to), by any connection in any process, moves the domain's
+ * counter in the same transaction, so reading a version is one key lookup.
  */
-export const VERSIONED_TABLES: Record<string, string[]> = {
-  content: ['content'],
-  taxonomy: ['surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets'],
-}
-
 function versionObjects(): string[] {
   // Counters start at the clock, so a re-created table never repeats a version seen before.
   const start = Date.now()
   const out = [
     'CREATE TABLE IF NOT EXISTS raw_versions (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID',
   ]
-  for (const [name, tables] of Object.entries(VERSIONED_TABLES)) {
-    out.push(`INSERT OR IGNORE INTO raw_versions (name, n) VALUES ('${name}', ${start})`)
-    for (const table of tables) {
-      for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-        out.push(`CREATE TRIGGER IF NOT EXISTS raw_version_${table}_${op.toLowerCase()} AFTER ${op} ON "${table}"
-          BEGIN UPDATE raw_versions SET n = n + 1 WHERE name = '${name}'; END`)
-      }
+  const trigger = (domain: Domain, table: string, op: string) =>
+    `CREATE TRIGGER IF NOT EXISTS raw_version_${table}_${op.toLowerCase()} AFTER ${op} ON "${table}"
+       BEGIN UPDATE raw_versions SET n = n + 1 WHERE name = '${domain}'; END`
+  for (const domain of DOMAINS) {
+    out.push(`INSERT OR IGNORE INTO raw_versions (name, n) VALUES ('${domain}', ${start})`)
+    for (const slug of VERSIONED_COLLECTIONS[domain]) {
+      for (const op of ['INSERT', 'UPDATE', 'DELETE']) out.push(trigger(domain, tableOf(slug), op))
+    }
+    for (const slug of REFERENCED_COLLECTIONS[domain] ?? []) {
+      for (const op of ['UPDATE', 'DELETE']) out.push(trigger(domain, tableOf(slug), op))
     }
   }
   return out

@@ -3,7 +3,7 @@
  * prepared statements. Lists use raw_* indexes, the tag side table and FTS5 (contentSchema).
  */
 import { hexIdFactory } from '../ids'
-import { cachedCount, VersionedCache } from '../countCache'
+import { cachedCount, VersionedCache } from '../versionedCache'
 import type {
   ContentListQuery,
   ContentPage,
@@ -17,6 +17,7 @@ import type {
 import { connection, statement, withBulkCache } from './connection'
 import { ensureContentSchema } from './contentSchema'
 import { ftsPhrase, textRanker } from './textRanking'
+import { sqliteVersionOf } from './versions'
 
 const COLUMNS = `c.id, c.slug, c.title, c.description, c.url, c.tag_slugs, c.group_id, c.channel_id, c.platform_id,
   c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at,
@@ -135,9 +136,8 @@ export function sqliteContentStore(file: string): ContentStore {
     return (stmt.get as (...a: unknown[]) => unknown).apply(stmt, args) as Row | undefined
   }
 
-  /** The change counter of the content or the taxonomy tables (contentSchema), one key lookup. */
-  const versionOf = (name: 'content' | 'taxonomy') => String(get('SELECT n FROM raw_versions WHERE name = ?', [name])?.[0] ?? '')
-  const contentVersion = () => versionOf('content')
+  /** The content change counter (contentSchema's triggers), one key lookup. */
+  const contentVersion = () => sqliteVersionOf(file, 'content')
 
   // Lists come back as one JSON text per statement: stepping rows one by one through the
   // driver costs several times more than SQLite building the array and JSON.parse reading it.
@@ -216,7 +216,7 @@ export function sqliteContentStore(file: string): ContentStore {
 
   return {
     async prepare() {
-      ensureContentSchema(connection(file) as never)
+      ensureContentSchema(connection(file))
     },
 
     async listContent(q) {
@@ -288,10 +288,6 @@ export function sqliteContentStore(file: string): ContentStore {
       )
       for (const r of rows) out.set(r[0] as string, Number(r[1]))
       return out
-    },
-
-    async taxonomyVersion() {
-      return versionOf('taxonomy')
     },
 
     async insertContent(rows: NewContent[]) {

@@ -1,4 +1,4 @@
-/** The embedded SQLite engine behind EngineOps. */
+/** The embedded SQLite engine behind EngineOps: every raw access on the service's one connection (./connection). */
 import { sqliteAdapter } from '@payloadcms/db-sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -6,17 +6,17 @@ import path from 'node:path'
 import { getConfig } from '../../config'
 import type { EngineOps } from '../engineOps'
 import { newHexId } from '../ids'
-import { syncSqliteSchema } from '../sqliteSchema'
 import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
 import { sqliteFileOf, statement } from './connection'
 import { sqliteContentStore } from './contentStore'
 import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, listFollowUpsSqlite } from './followUpOutbox'
 import { transitionStatusSqlite } from './moderation'
+import { syncSqliteSchema } from './schemaSync'
 import { renameTagSqlite } from './tagRename'
 import { sqliteVersionOf } from './versions'
 
 function sqliteFile(uri: string): string {
-  const file = uri.replace(/^file:/, '')
+  const file = sqliteFileOf(uri)
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   return file
 }
@@ -47,10 +47,10 @@ export const sqliteEngine: EngineOps = {
       return false
     }
   },
-  prepare: (payload) => syncSqliteSchema(payload),
+  prepare: (payload) => syncSqliteSchema(payload, file()),
   contentStore: () => sqliteContentStore(file()),
-  claimRefreshToken: claimRefreshTokenSqlite,
-  hitRateLimit: hitRateLimitSqlite,
+  claimRefreshToken: async (_payload, tokenHash, reason, now) => claimRefreshTokenSqlite(file(), tokenHash, reason, now),
+  hitRateLimit: async (_payload, key, points, durationSeconds) => hitRateLimitSqlite(file(), key, points, durationSeconds),
   renameTag: async (_payload, input) => renameTagSqlite(file(), input),
   transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),
   claimFollowUp: async (_payload, claim) => claimFollowUpSqlite(file(), claim),

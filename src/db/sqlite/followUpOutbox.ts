@@ -11,8 +11,8 @@ import { connection } from './connection'
 
 type Db = ReturnType<typeof connection>
 
-/** The table and its index; also run by the upgrade step (retiredPayloadJobs.ts). */
-export const OUTBOX_DDL = [
+/** The table and its index. */
+const OUTBOX_DDL = [
   `CREATE TABLE IF NOT EXISTS raw_follow_ups (
      id TEXT PRIMARY KEY NOT NULL,
      content_id TEXT NOT NULL,

@@ -4,13 +4,14 @@
  */
 import type { StatusTransition } from '../moderationTypes'
 import { enqueueFollowUpsSqlite, outboxDb } from './followUpOutbox'
+import { TABLES } from './tables'
 
 export function transitionStatusSqlite(file: string, t: StatusTransition): boolean {
   const db = outboxDb(file)
   const move = db.transaction((): boolean => {
     const result = db
       .prepare(
-        `UPDATE content SET status = ?, approved_at = ?, rejection_reason = ?, updated_at = ?
+        `UPDATE "${TABLES.content}" SET status = ?, approved_at = ?, rejection_reason = ?, updated_at = ?
          WHERE id = ? AND status = ?`,
       )
       .run(t.to, t.approvedAt?.toISOString() ?? null, t.rejectionReason, t.at.toISOString(), t.id, t.from)

@@ -4,21 +4,21 @@
  * schema sync's CREATE UNIQUE INDEX would fail. Before the sync, while that index does not
  * exist yet, the later copies are deleted (the earliest of each pair is kept). Idempotent.
  */
-import type { Payload } from 'payload'
-
-import { libsqlClient, tableExists } from './payloadClient'
+import { connection, tableExists } from './connection'
+import { TABLES } from './tables'
 
 const UNIQUE_INDEX = 'content_kind_idx'
 
 /** Returns how many duplicates were deleted. */
-export async function dropDuplicateNotificationsSqlite(payload: Payload): Promise<number> {
-  const client = libsqlClient(payload.db)
-  if (!client || !(await tableExists(client, 'notifications'))) return 0
-  const indexed = await client.execute({ sql: "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", args: [UNIQUE_INDEX] })
-  if (indexed.rows.length > 0) return 0
-  const result = await client.execute(
-    `DELETE FROM notifications WHERE rowid NOT IN (
-       SELECT min(rowid) FROM notifications GROUP BY content_id, kind)`,
-  )
-  return result.rowsAffected
+export function dropDuplicateNotificationsSqlite(file: string): number {
+  const db = connection(file)
+  if (!tableExists(file, TABLES.notifications)) return 0
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(UNIQUE_INDEX) !== undefined) return 0
+  const result = db
+    .prepare(
+      `DELETE FROM "${TABLES.notifications}" WHERE rowid NOT IN (
+         SELECT min(rowid) FROM "${TABLES.notifications}" GROUP BY content_id, kind)`,
+    )
+    .run()
+  return Number(result.changes)
 }

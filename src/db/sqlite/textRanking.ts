@@ -9,7 +9,7 @@
  * broken as the SQL does (`approved_at DESC, id DESC`) through one per-version recency
  * ordinal per visible row, which doubles as the public-visibility test.
  */
-import { VersionedCache } from '../countCache'
+import { VersionedCache } from '../versionedCache'
 
 type Get = (sql: string, args?: unknown[]) => unknown[] | undefined
 

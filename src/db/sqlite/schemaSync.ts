@@ -4,11 +4,12 @@
  * Tables the service manages with raw SQL (full-text index, counters) are named with one of
  * RAW_TABLE_PREFIXES and are left alone. A change that would lose data refuses to start.
  */
-import { sql } from '@payloadcms/db-sqlite'
 import type { Payload } from 'payload'
 
-import { dropDuplicateNotificationsSqlite } from './sqlite/notificationDuplicates'
-import { retirePayloadJobsSqlite } from './sqlite/retiredPayloadJobs'
+import { dropDuplicateNotificationsSqlite } from './notificationDuplicates'
+import { retirePayloadJobsSqlite } from './retiredPayloadJobs'
+import { connection } from './connection'
+import { checkTableNames } from './tables'
 
 /** Tables created with raw SQL by src/db modules; schema sync never touches them. */
 export const RAW_TABLE_PREFIXES = ['raw_']
@@ -22,7 +23,8 @@ type DrizzleKit = {
 
 type SqliteAdapterLike = {
   schema: Record<string, unknown>
-  drizzle: { run(query: unknown): Promise<unknown> }
+  tableNameMap: Map<string, string>
+  drizzle: unknown
   requireDrizzleKit(): DrizzleKit
 }
 
@@ -40,18 +42,21 @@ async function quietly<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function syncSqliteSchema(payload: Payload): Promise<void> {
+export async function syncSqliteSchema(payload: Payload, file: string): Promise<void> {
   const adapter = payload.db as unknown as SqliteAdapterLike
+  // The service's raw SQL names Payload's tables in one place; it must agree with Payload.
+  checkTableNames(adapter.tableNameMap)
   const { pushSchema } = adapter.requireDrizzleKit()
   // Payload's jobs tables left the schema; their unfinished follow-ups move to the outbox first.
-  await retirePayloadJobsSqlite(payload)
+  retirePayloadJobsSqlite(file)
   // Notifications became unique per (content, kind); copies left by double-run jobs must go first.
-  await dropDuplicateNotificationsSqlite(payload)
+  dropDuplicateNotificationsSqlite(file)
   const { statementsToExecute, warnings } = await quietly(() => pushSchema(adapter.schema, adapter.drizzle))
   const statements = statementsToExecute.filter((s) => !touchesRawTable(s))
   const lossy = warnings.filter((w) => !touchesRawTable(w))
   if (lossy.length > 0) {
     throw new Error(`The database schema change would lose data; migrate it by hand first:\n${lossy.join('\n')}`)
   }
-  for (const statement of statements) await adapter.drizzle.run(sql.raw(statement))
+  const db = connection(file)
+  for (const statement of statements) db.exec(statement)
 }

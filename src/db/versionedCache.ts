@@ -1,0 +1,87 @@
+/**
+ * The one freshness mechanism: every cached value is keyed on its domain's change counter
+ * (src/db/versionDomains), which every write moves in its own transaction, in any process,
+ * through Payload or raw SQL. The caller reads the counter once per request (one key lookup)
+ * and passes it in; a value cached under an older counter is never served, so no write path
+ * has anything to invalidate.
+ */
+
+/** Many values per version (list pages, totals, ranked orders, word scores), least recent evicted. */
+export class VersionedCache<T> {
+  private readonly entries = new Map<string, T>()
+  private version = ''
+  private weight = 0
+
+  /** At most maxEntries values, and at most maxWeight in total as `weigh` counts it. */
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight = Infinity,
+    private readonly weigh: (value: T) => number = () => 1,
+  ) {}
+
+  async get(version: string, key: string, compute: () => Promise<T> | T): Promise<T> {
+    if (version !== this.version) {
+      this.entries.clear()
+      this.weight = 0
+      this.version = version
+    }
+    const hit = this.entries.get(key)
+    if (hit !== undefined) {
+      // Refresh recency (Map keeps insertion order: the first key is the least recent).
+      this.entries.delete(key)
+      this.entries.set(key, hit)
+      return hit
+    }
+    const value = await compute()
+    // Computed from data at least as new as `version`: kept only if no newer version was seen meanwhile.
+    if (this.version === version && !this.entries.has(key)) {
+      const weight = this.weigh(value)
+      if (weight > this.maxWeight) return value
+      // Evict the least recent until the newcomer fits.
+      while (this.entries.size >= this.maxEntries || this.weight + weight > this.maxWeight) {
+        const [oldest, old] = this.entries.entries().next().value!
+        this.entries.delete(oldest)
+        this.weight -= this.weigh(old)
+      }
+      this.entries.set(key, value)
+      this.weight += weight
+    }
+    return value
+  }
+}
+
+/**
+ * One value per version (the catalog, the branding record), built once per version however
+ * many requests ask at the same time. A build started after the counter read `version`
+ * sees data at least that new, so a caller that read `version` may share it.
+ */
+export class VersionedValue<T> {
+  private built: { version: string; value: T } | undefined
+  private building: { version: string; value: Promise<T> } | undefined
+
+  get(version: string, build: () => Promise<T>): Promise<T> {
+    if (this.built?.version === version) return Promise.resolve(this.built.value)
+    if (this.building?.version !== version) {
+      const entry = { version, value: build() }
+      this.building = entry
+      entry.value.then(
+        (value) => {
+          if (this.building !== entry) return
+          this.built = { version, value }
+          this.building = undefined
+        },
+        () => {
+          if (this.building === entry) this.building = undefined
+        },
+      )
+    }
+    return this.building!.value
+  }
+}
+
+const counts = new VersionedCache<number>(500)
+
+/** Exact list totals, per content version (counting 100k index entries per request would dominate a list). */
+export function cachedCount(version: string, key: string, count: () => Promise<number>): Promise<number> {
+  return counts.get(version, key, count)
+}
