@@ -9,7 +9,9 @@ import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-export type OtherProcessUpdate = { collection: string; where: Record<string, unknown>; data: Record<string, unknown> }
+export type OtherProcessUpdate =
+  | { collection: string; where: Record<string, unknown>; data: Record<string, unknown> }
+  | { global: string; data: Record<string, unknown> }
 
 export function updateInOtherProcess(update: OtherProcessUpdate): void {
   const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'otherProcessUpdate.ts')], {

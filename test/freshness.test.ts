@@ -1,0 +1,213 @@
+/**
+ * One freshness mechanism: every cache keys on its domain's change counter, which every
+ * write moves in its own transaction. For each domain (content, taxonomy, branding) and each
+ * write path (Payload's Local API with its hooks, the console's REST, a raw service path,
+ * another process on the same database), a cached read is warmed first, then the write is
+ * visible on the very next read, with no invalidation call anywhere.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { getConfig } from '../src/config'
+import { connection, sqliteFileOf } from '../src/db/sqlite/connection'
+import { freshIp } from './auth/helpers'
+import { content, taxonomy, tokenFor } from './content/helpers'
+import { testApp, type TestApp } from './support/app'
+import { updateInOtherProcess } from './support/otherProcess'
+
+const sqlite = !process.env.DATABASE_URI?.startsWith('mongodb')
+
+let app: TestApp
+let cookie: string
+let moderator: string
+let submitter: string
+let t: Awaited<ReturnType<typeof taxonomy>>
+
+beforeAll(async () => {
+  app = await testApp()
+  t = await taxonomy(app.payload)
+  const admin = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
+  moderator = await tokenFor(['content.moderate', 'content.approve', 'tag.manage'], String(admin.id))
+  submitter = await tokenFor([], String(admin.id))
+  const res = await app.request('POST', '/users/login', { body: { email: 'admin@example.com', password: 'admin-password-123' }, headers: freshIp() })
+  expect(res.status).toBe(200)
+  cookie = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+}, 120_000)
+
+/** Reads twice (the second is served from the cache), writes, and returns [before, after]. */
+async function aroundWrite<T>(read: () => Promise<T>, write: () => Promise<unknown> | unknown): Promise<[T, T]> {
+  const before = await read()
+  expect(await read()).toEqual(before)
+  await write()
+  return [before, await read()]
+}
+
+describe('content: the list total (page, count and word-score caches) follows every write', () => {
+  const total = async (query: string) => {
+    const res = await app.request('GET', `/v1/content?${query}`)
+    expect(res.status).toBe(200)
+    return res.body.pagination.total as number
+  }
+
+  it('Payload Local API (hooks as they are)', async () => {
+    const item = await content(app.payload, { title: 'A plain title' })
+    const [before, after] = await aroundWrite(
+      () => total('q=quokka'),
+      () => app.payload.update({ collection: 'content', id: item.id, data: { title: 'Quokka spotted' }, overrideAccess: true }),
+    )
+    expect([before, after]).toEqual([0, 1])
+  })
+
+  it("the console's REST", async () => {
+    const item = await content(app.payload, { title: 'Another plain title' })
+    const [before, after] = await aroundWrite(
+      () => total('q=wombat'),
+      async () => {
+        const res = await app.request('PATCH', `/content/${item.id}`, { headers: { cookie }, body: { title: 'Wombat burrows' } })
+        expect(res.status, res.text).toBe(200)
+      },
+    )
+    expect([before, after]).toEqual([0, 1])
+  })
+
+  it('a raw service path: the moderation transition', async () => {
+    const submitted = await app.request('POST', '/v1/content/submit', {
+      token: submitter,
+      body: { title: 'Dingo tracks', url: 'https://example.com/dingo' },
+    })
+    expect(submitted.status, submitted.text).toBe(201)
+    const [before, after] = await aroundWrite(
+      () => total('q=dingo'),
+      async () => {
+        const res = await app.request('POST', `/v1/content/${submitted.body.data.slug}/approve`, { token: moderator })
+        expect(res.status, res.text).toBe(200)
+      },
+    )
+    expect([before, after]).toEqual([0, 1])
+  })
+
+  it('a raw service path: the tag rename (raw SQL on SQLite)', async () => {
+    await content(app.payload, { title: 'Tagged item', tagSlugs: ['talk'] })
+    const [before, after] = await aroundWrite(
+      () => total('tags=talk'),
+      async () => {
+        const res = await app.request('POST', '/v1/tags/talk/rename', { token: moderator, body: { newSlug: 'talks' } })
+        expect(res.status, res.text).toBe(200)
+      },
+    )
+    expect(before).toBeGreaterThan(0)
+    expect(after).toBe(0)
+    expect(await total('tags=talks')).toBe(before)
+  })
+
+  it('another process on the same database', async () => {
+    const item = await content(app.payload, { title: 'Yet another plain title' })
+    const [before, after] = await aroundWrite(
+      () => total('q=numbat'),
+      () => updateInOtherProcess({ collection: 'content', where: { slug: { equals: item.slug } }, data: { title: 'Numbat at dusk' } }),
+    )
+    expect([before, after]).toEqual([0, 1])
+  }, 120_000)
+})
+
+describe('taxonomy: the catalog ETag follows every write', () => {
+  const etag = async () => {
+    const res = await app.request('GET', '/v1/catalog')
+    expect(res.status).toBe(200)
+    return res.headers.get('etag')!
+  }
+  const youtubeLabel = async () =>
+    (await app.request('GET', '/v1/catalog')).body.data.platforms.find((p: { slug: string }) => p.slug === 'youtube').label
+
+  it('Payload Local API (hooks as they are)', async () => {
+    const [before, after] = await aroundWrite(etag, () =>
+      app.payload.update({ collection: 'platforms', id: t.youtube.id, data: { label: 'YouTube (local)' }, overrideAccess: true }),
+    )
+    expect(after).not.toBe(before)
+    expect(await youtubeLabel()).toBe('YouTube (local)')
+  })
+
+  it("the console's REST", async () => {
+    const [before, after] = await aroundWrite(etag, async () => {
+      const res = await app.request('PATCH', `/platforms/${t.youtube.id}`, { headers: { cookie }, body: { label: 'YouTube (console)' } })
+      expect(res.status, res.text).toBe(200)
+    })
+    expect(after).not.toBe(before)
+    expect(await youtubeLabel()).toBe('YouTube (console)')
+  })
+
+  it("the console's REST on a facet: the same hooks and colour check as the other taxonomy collections", async () => {
+    const facet = (await app.payload.find({ collection: 'facets', where: { key: { equals: 'level' } }, overrideAccess: true })).docs[0]!
+    const bad = await app.request('PATCH', `/facets/${facet.id}`, { headers: { cookie }, body: { color: 'red; background: url(x)' } })
+    expect(bad.status).toBe(400)
+    const [before, after] = await aroundWrite(etag, async () => {
+      const res = await app.request('PATCH', `/facets/${facet.id}`, { headers: { cookie }, body: { color: '#123456' } })
+      expect(res.status, res.text).toBe(200)
+    })
+    expect(after).not.toBe(before)
+    const facets = (await app.request('GET', '/v1/catalog')).body.data.facets
+    expect(facets.find((f: { key: string }) => f.key === 'level').color).toBe('#123456')
+  })
+
+  it('a raw service path: the tag rename', async () => {
+    const [before, after] = await aroundWrite(etag, async () => {
+      const res = await app.request('POST', '/v1/tags/sql/rename', { token: moderator, body: { newSlug: 'structured-query' } })
+      expect(res.status, res.text).toBe(200)
+    })
+    expect(after).not.toBe(before)
+  })
+
+  it('another process on the same database', async () => {
+    const [before, after] = await aroundWrite(etag, () =>
+      updateInOtherProcess({ collection: 'platforms', where: { slug: { equals: 'youtube' } }, data: { label: 'YouTube (other)' } }),
+    )
+    expect(after).not.toBe(before)
+    expect(await youtubeLabel()).toBe('YouTube (other)')
+  }, 120_000)
+})
+
+describe('branding: the /meta ETag follows every write', () => {
+  const meta = async () => {
+    const res = await app.request('GET', '/v1/meta')
+    expect(res.status).toBe(200)
+    return { etag: res.headers.get('etag')!, tagline: res.body.data.tagline as string }
+  }
+
+  it('Payload Local API (hooks as they are)', async () => {
+    const [before, after] = await aroundWrite(meta, () =>
+      app.payload.updateGlobal({ slug: 'branding', data: { tagline: 'Local tagline' }, overrideAccess: true }),
+    )
+    expect(after.etag).not.toBe(before.etag)
+    expect(after.tagline).toBe('Local tagline')
+  })
+
+  it("the console's REST", async () => {
+    const [before, after] = await aroundWrite(meta, async () => {
+      const res = await app.request('POST', '/globals/branding', { headers: { cookie }, body: { tagline: 'Console tagline' } })
+      expect(res.status, res.text).toBe(200)
+    })
+    expect(after.etag).not.toBe(before.etag)
+    expect(after.tagline).toBe('Console tagline')
+  })
+
+  it('the submissions switch (same cached record) closes submissions on the next request', async () => {
+    await app.payload.updateGlobal({ slug: 'branding', data: { submissionsOpen: false }, overrideAccess: true })
+    const closed = await app.request('POST', '/v1/content/submit', { token: submitter, body: { title: 'Closed', url: 'https://example.com/c' } })
+    expect(closed.status).toBe(403)
+    expect(closed.body.error.code).toBe('content.submissions_closed')
+    await app.payload.updateGlobal({ slug: 'branding', data: { submissionsOpen: true }, overrideAccess: true })
+  })
+
+  it.runIf(sqlite)('a raw SQL write to the global (no Payload, no hook)', async () => {
+    const [before, after] = await aroundWrite(meta, () => {
+      connection(sqliteFileOf(getConfig().database.uri)).prepare('UPDATE branding SET tagline = ?').run('Raw tagline')
+    })
+    expect(after.etag).not.toBe(before.etag)
+    expect(after.tagline).toBe('Raw tagline')
+  })
+
+  it('another process on the same database', async () => {
+    const [before, after] = await aroundWrite(meta, () => updateInOtherProcess({ global: 'branding', data: { tagline: 'Other tagline' } }))
+    expect(after.etag).not.toBe(before.etag)
+    expect(after.tagline).toBe('Other tagline')
+  }, 120_000)
+})
