@@ -1,0 +1,16 @@
+/** Test-suite probes on SQLite (src/db/testSupport.ts): the file and its WAL, a counter as stored. */
+import { rmSync } from 'node:fs'
+
+import type { EngineTestProbes } from '../testSupport'
+import { connection, sqliteFileOf } from './connection'
+
+export const sqliteTestProbes: EngineTestProbes = {
+  async dropDatabase(db) {
+    const file = sqliteFileOf(db.uri)
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true })
+  },
+  async rateLimitPoints(_payload, db, key) {
+    const row: unknown = connection(sqliteFileOf(db.uri)).prepare('SELECT points FROM raw_rate_limits WHERE key = ?').get(key)
+    return row && typeof row === 'object' && 'points' in row ? Number(row.points) : undefined
+  },
+}
