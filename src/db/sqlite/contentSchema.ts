@@ -5,27 +5,29 @@
  * counters behind the content, taxonomy and branding versions. Idempotent.
  */
 import { DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
-import { tableOf } from './tables'
+import { TABLES, tableOf } from './tables'
+
+const CONTENT = TABLES.content
 
 type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
 
 const INDEXES = [
-  'CREATE INDEX IF NOT EXISTS raw_content_list ON content(status, is_active, approved_at, id)',
-  'CREATE INDEX IF NOT EXISTS raw_content_alpha ON content(status, is_active, title, id)',
+  `CREATE INDEX IF NOT EXISTS raw_content_list ON ${CONTENT}(status, is_active, approved_at, id)`,
+  `CREATE INDEX IF NOT EXISTS raw_content_alpha ON ${CONTENT}(status, is_active, title, id)`,
   // Payload's own reads (admin list sorted by -approvedAt, its REST where[status]).
-  'CREATE INDEX IF NOT EXISTS raw_content_approved_at ON content(approved_at)',
-  'CREATE INDEX IF NOT EXISTS raw_content_status_approved_at ON content(status, approved_at)',
+  `CREATE INDEX IF NOT EXISTS raw_content_approved_at ON ${CONTENT}(approved_at)`,
+  `CREATE INDEX IF NOT EXISTS raw_content_status_approved_at ON ${CONTENT}(status, approved_at)`,
   // Covering for a filter + the default sort: no row lookups while skipping an offset.
-  'CREATE INDEX IF NOT EXISTS raw_content_by_group ON content(group_id, status, is_active, approved_at, id)',
-  'CREATE INDEX IF NOT EXISTS raw_content_by_channel ON content(channel_id, status, is_active, approved_at, id)',
-  'CREATE INDEX IF NOT EXISTS raw_content_by_platform ON content(platform_id, status, is_active, approved_at, id)',
+  `CREATE INDEX IF NOT EXISTS raw_content_by_group ON ${CONTENT}(group_id, status, is_active, approved_at, id)`,
+  `CREATE INDEX IF NOT EXISTS raw_content_by_channel ON ${CONTENT}(channel_id, status, is_active, approved_at, id)`,
+  `CREATE INDEX IF NOT EXISTS raw_content_by_platform ON ${CONTENT}(platform_id, status, is_active, approved_at, id)`,
   // Superseded shapes from earlier builds.
   'DROP INDEX IF EXISTS raw_content_group_list',
   'DROP INDEX IF EXISTS raw_content_channel_list',
   'DROP INDEX IF EXISTS raw_content_platform_list',
 ]
 
-const TABLES = [
+const RAW_TABLES = [
   `CREATE TABLE IF NOT EXISTS raw_content_tags (
      tag TEXT NOT NULL, content_rowid INTEGER NOT NULL, PRIMARY KEY (tag, content_rowid)
    ) WITHOUT ROWID`,
@@ -64,19 +66,19 @@ function versionObjects(): string[] {
 const TAGS_OF_NEW = `SELECT value, new.rowid FROM json_each(CASE WHEN json_valid(new.tag_slugs) THEN new.tag_slugs ELSE '[]' END) WHERE type = 'text'`
 
 const TRIGGERS: Record<string, string> = {
-  raw_content_ai: `CREATE TRIGGER raw_content_ai AFTER INSERT ON content BEGIN
+  raw_content_ai: `CREATE TRIGGER raw_content_ai AFTER INSERT ON ${CONTENT} BEGIN
      INSERT INTO raw_content_fts(rowid, title, description) VALUES (new.rowid, new.title, coalesce(new.description, ''));
      INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid) ${TAGS_OF_NEW};
    END`,
-  raw_content_au_text: `CREATE TRIGGER raw_content_au_text AFTER UPDATE OF title, description ON content BEGIN
+  raw_content_au_text: `CREATE TRIGGER raw_content_au_text AFTER UPDATE OF title, description ON ${CONTENT} BEGIN
      DELETE FROM raw_content_fts WHERE rowid = old.rowid;
      INSERT INTO raw_content_fts(rowid, title, description) VALUES (new.rowid, new.title, coalesce(new.description, ''));
    END`,
-  raw_content_au_tags: `CREATE TRIGGER raw_content_au_tags AFTER UPDATE OF tag_slugs ON content BEGIN
+  raw_content_au_tags: `CREATE TRIGGER raw_content_au_tags AFTER UPDATE OF tag_slugs ON ${CONTENT} BEGIN
      DELETE FROM raw_content_tags WHERE content_rowid = old.rowid;
      INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid) ${TAGS_OF_NEW};
    END`,
-  raw_content_ad: `CREATE TRIGGER raw_content_ad AFTER DELETE ON content BEGIN
+  raw_content_ad: `CREATE TRIGGER raw_content_ad AFTER DELETE ON ${CONTENT} BEGIN
      DELETE FROM raw_content_fts WHERE rowid = old.rowid;
      DELETE FROM raw_content_tags WHERE content_rowid = old.rowid;
    END`,
@@ -86,9 +88,9 @@ const TRIGGERS: Record<string, string> = {
 export function ensureContentSchema(db: Db): void {
   db.exec('BEGIN IMMEDIATE')
   try {
-    for (const sql of [...INDEXES, ...TABLES, ...versionObjects()]) db.exec(sql)
+    for (const sql of [...INDEXES, ...RAW_TABLES, ...versionObjects()]) db.exec(sql)
     const existing = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'content'").all() as { name: string }[]).map(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?").all(CONTENT) as { name: string }[]).map(
         (r) => r.name,
       ),
     )
@@ -100,18 +102,18 @@ export function ensureContentSchema(db: Db): void {
       }
     }
     const counts = db
-      .prepare('SELECT (SELECT count(*) FROM content) AS c, (SELECT count(*) FROM raw_content_fts) AS f')
+      .prepare(`SELECT (SELECT count(*) FROM ${CONTENT}) AS c, (SELECT count(*) FROM raw_content_fts) AS f`)
       .get() as { c: number; f: number }
     if (rebuild || counts.c !== counts.f) {
       // A schema sync that recreated `content` drops triggers and may renumber rowids.
       db.exec('DELETE FROM raw_content_fts')
       db.exec(
-        "INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM content",
+        `INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM ${CONTENT}`,
       )
       db.exec('DELETE FROM raw_content_tags')
       db.exec(
         `INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid)
-         SELECT j.value, c.rowid FROM content c, json_each(CASE WHEN json_valid(c.tag_slugs) THEN c.tag_slugs ELSE '[]' END) j
+         SELECT j.value, c.rowid FROM ${CONTENT} c, json_each(CASE WHEN json_valid(c.tag_slugs) THEN c.tag_slugs ELSE '[]' END) j
          WHERE j.type = 'text'`,
       )
     }
@@ -119,7 +121,7 @@ export function ensureContentSchema(db: Db): void {
     // Planner statistics: gathered once (or after a rebuild); later starts let SQLite decide.
     const hasStats =
       db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined &&
-      db.prepare("SELECT 1 FROM sqlite_stat1 WHERE tbl = 'content' LIMIT 1").get() !== undefined
+      db.prepare('SELECT 1 FROM sqlite_stat1 WHERE tbl = ? LIMIT 1').get(CONTENT) !== undefined
     db.exec(rebuild || !hasStats ? 'ANALYZE' : 'PRAGMA optimize')
   } catch (err) {
     if ((db as { inTransaction?: boolean }).inTransaction) db.exec('ROLLBACK')

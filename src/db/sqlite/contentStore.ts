@@ -18,6 +18,10 @@ import { connection, statement, withBulkCache } from './connection'
 import { ensureContentSchema } from './contentSchema'
 import { ftsPhrase, textRanker } from './textRanking'
 import { sqliteVersionOf } from './versions'
+import { TABLES } from './tables'
+
+const CONTENT = TABLES.content
+const TAGS = TABLES.tags
 
 const COLUMNS = `c.id, c.slug, c.title, c.description, c.url, c.tag_slugs, c.group_id, c.channel_id, c.platform_id,
   c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at,
@@ -75,10 +79,10 @@ const hasOtherFilters = (q: ContentListQuery) =>
 function buildFilter(q: ContentListQuery): Built {
   const where: string[] = []
   const args: unknown[] = []
-  let from = 'content c'
+  let from = `${CONTENT} c`
   let ranked = false
   if (q.text && q.text.terms.length > 0) {
-    from = 'raw_content_fts f JOIN content c ON c.rowid = f.rowid'
+    from = `raw_content_fts f JOIN ${CONTENT} c ON c.rowid = f.rowid`
     where.push('raw_content_fts MATCH ?')
     args.push(ftsQuery(q.text.terms))
     ranked = true
@@ -148,7 +152,7 @@ export function sqliteContentStore(file: string): ContentStore {
 
   /** The rows of a page, in the page's order. */
   const pageSql = `SELECT json_group_array(json_array(${COLUMNS}) ORDER BY j.key)
-    FROM json_each(?) j JOIN content c ON c.rowid = j.value`
+    FROM json_each(?) j JOIN ${CONTENT} c ON c.rowid = j.value`
   const fetchRows = (rowids: ArrayLike<number>): ContentRecord[] => {
     if (rowids.length === 0) return []
     const json = String(get(pageSql, [JSON.stringify(Array.from(rowids))])?.[0] ?? '[]')
@@ -227,7 +231,7 @@ export function sqliteContentStore(file: string): ContentStore {
     },
 
     async contentBySlug(slug) {
-      const r = get(`SELECT ${COLUMNS} FROM content c WHERE c.slug = ?`, [slug])
+      const r = get(`SELECT ${COLUMNS} FROM ${CONTENT} c WHERE c.slug = ?`, [slug])
       return r ? toRecord(r) : null
     },
 
@@ -238,17 +242,17 @@ export function sqliteContentStore(file: string): ContentStore {
       const sql = `SELECT ${COLUMNS},
           (CASE WHEN c.channel_id IS NOT NULL AND c.channel_id = ? THEN 2 ELSE 0 END)
           + (SELECT count(*) FROM raw_content_tags rt WHERE rt.content_rowid = c.rowid AND rt.tag IN (${tagMarks})) AS score
-        FROM content c
+        FROM ${CONTENT} c
         WHERE c.rowid IN (
             SELECT content_rowid FROM raw_content_tags WHERE tag IN (${tagMarks})
-            UNION SELECT rowid FROM content WHERE channel_id = ?)
+            UNION SELECT rowid FROM ${CONTENT} WHERE channel_id = ?)
           AND c.id <> ? AND c.status = 'approved' AND c.is_active = 1
         ORDER BY score DESC, c.approved_at DESC, c.id DESC LIMIT ?`
       return all(sql, [item.channelId, ...tagArgs, ...tagArgs, item.channelId, item.id, limit]).map(toRecord)
     },
 
     async countContent() {
-      return Number(get('SELECT count(*) FROM content')?.[0] ?? 0)
+      return Number(get(`SELECT count(*) FROM ${CONTENT}`)?.[0] ?? 0)
     },
 
     async listTags(q: TagListQuery) {
@@ -265,16 +269,16 @@ export function sqliteContentStore(file: string): ContentStore {
       }
       const w = where.length ? `WHERE ${where.join(' AND ')}` : ''
       const rows = all(
-        `SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM tags t ${w}
+        `SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM ${TAGS} t ${w}
          ORDER BY t.label ASC, t.slug ASC LIMIT ? OFFSET ?`,
         [...args, q.limit, q.offset],
       ).map(toTag)
-      const total = Number(get(`SELECT count(*) FROM tags t ${w}`, args)?.[0] ?? 0)
+      const total = Number(get(`SELECT count(*) FROM ${TAGS} t ${w}`, args)?.[0] ?? 0)
       return { rows, total }
     },
 
     async tagBySlug(slug) {
-      const r = get('SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM tags t WHERE t.slug = ?', [slug])
+      const r = get(`SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM ${TAGS} t WHERE t.slug = ?`, [slug])
       return r ? toTag(r) : null
     },
 
@@ -282,7 +286,7 @@ export function sqliteContentStore(file: string): ContentStore {
       const out = new Map<string, number>(slugs.map((s) => [s, 0]))
       if (slugs.length === 0) return out
       const rows = all(
-        `SELECT rt.tag, count(*) FROM raw_content_tags rt JOIN content c ON c.rowid = rt.content_rowid
+        `SELECT rt.tag, count(*) FROM raw_content_tags rt JOIN ${CONTENT} c ON c.rowid = rt.content_rowid
          WHERE rt.tag IN (${marks(slugs.length)}) AND c.status = 'approved' AND c.is_active = 1 GROUP BY rt.tag`,
         slugs,
       )
@@ -294,7 +298,7 @@ export function sqliteContentStore(file: string): ContentStore {
       withBulkCache(file, () => {
         const db = connection(file)
         const insert = db.prepare(
-          `INSERT INTO content (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
+          `INSERT INTO ${CONTENT} (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
              is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
@@ -323,7 +327,7 @@ export function sqliteContentStore(file: string): ContentStore {
     async insertTags(rows: NewTag[]) {
       const db = connection(file)
       const insert = db.prepare(
-        'INSERT INTO tags (id, slug, label, facet_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+        `INSERT INTO ${TAGS} (id, slug, label, facet_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
       )
       const nextId = hexIdFactory()
       db.transaction((all: NewTag[]) => {

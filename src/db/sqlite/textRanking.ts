@@ -10,6 +10,9 @@
  * ordinal per visible row, which doubles as the public-visibility test.
  */
 import { VersionedCache } from '../versionedCache'
+import { TABLES } from './tables'
+
+const CONTENT = TABLES.content
 
 type Get = (sql: string, args?: unknown[]) => unknown[] | undefined
 
@@ -27,7 +30,7 @@ const TERM_SQL = `SELECT group_concat(rowid), group_concat(format('%!.17g', rank
   FROM raw_content_fts WHERE raw_content_fts MATCH ?`
 
 const RECENCY_SQL = `SELECT json_group_array(rowid) FROM (
-  SELECT rowid FROM content WHERE status = 'approved' AND is_active = 1 ORDER BY approved_at DESC, id DESC)`
+  SELECT rowid FROM ${CONTENT} WHERE status = 'approved' AND is_active = 1 ORDER BY approved_at DESC, id DESC)`
 
 const numbers = (csv: unknown): number[] => (typeof csv === 'string' && csv !== '' ? csv.split(',').map(Number) : [])
 
