@@ -160,7 +160,20 @@ describe('POST /content/submit with a URL already present', () => {
     expect((await rowsWithKey(app, 'https://example.com/race')).length).toBe(1)
   })
 
-  it('the console\'s REST create follows the same rule (409 content.duplicate through Payload\'s handler)', async () => {
+  it('past every check (a trusted local write), the unique index still refuses a second new row with the key', async () => {
+    const { app, alice, adminId } = await setup()
+    await submit(app, alice.token, { title: 'Index guard', url: 'https://example.com/index-guard' })
+    await expect(
+      app.payload.create({
+        collection: 'content',
+        data: { slug: 'index-guard-copy', title: 'Copy', url: 'https://example.com/index-guard/#x', status: 'pending', submittedBy: adminId } as never,
+        overrideAccess: true,
+      }),
+    ).rejects.toThrow()
+    expect((await rowsWithKey(app, 'https://example.com/index-guard')).map((r) => [r.slug, r.urlKeyOrdinal])).toEqual([['index-guard', 0]])
+  })
+
+  it('the console\'s REST create follows the same rule (a field error on url naming content.duplicate)', async () => {
     const { app, alice } = await setup()
     await submit(app, alice.token, { title: 'Console dup', url: 'https://example.com/console-dup' })
     const adminLogin = await app.request('POST', '/users/login', { body: { email: 'admin@example.com', password: 'admin-password-123' } })
@@ -169,8 +182,8 @@ describe('POST /content/submit with a URL already present', () => {
       headers: { cookie: `payload-token=${cookie}` },
       body: { title: 'Console copy', url: 'https://example.com/console-dup/' },
     })
-    expect(res.status).toBeGreaterThanOrEqual(400)
-    expect(res.text).toContain('content.duplicate')
+    expect(res.status).toBe(400)
+    expect(res.body.errors[0].data.errors).toEqual([expect.objectContaining({ path: 'url', message: expect.stringContaining('content.duplicate') })])
     expect((await rowsWithKey(app, 'https://example.com/console-dup')).length).toBe(1)
   })
 })
