@@ -6,7 +6,7 @@
 import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } from 'payload'
 
 import { getConfig, type AppConfig } from '../config'
-import type { ClaimResult, RateLimitHit } from './authTypes'
+import type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 import type { ContentStore } from './contentTypes'
 import type { Engine, EngineOps } from './engineOps'
 import { mongoEngine } from './mongo/engine'
@@ -81,14 +81,21 @@ export function withTransientRetry<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 // ---- Identity primitives (refresh-token claim, rate-limit counters) ----
-export type { ClaimResult, RateLimitHit } from './authTypes'
+export type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 
 /**
  * Atomically revokes an unrevoked refresh token (conditional update on its hash). Of two
- * concurrent callers presenting the same token exactly one gets `claimed: true`.
+ * concurrent callers presenting the same token exactly one gets `claimed: true`. With a
+ * `successor`, the same conditional update stores it on the row (refresh reuse grace).
  */
-export function claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now = new Date()): Promise<ClaimResult> {
-  return engine().claimRefreshToken(payload, tokenHash, reason, now)
+export function claimRefreshToken(
+  payload: Payload,
+  tokenHash: string,
+  reason: string,
+  now = new Date(),
+  successor?: GraceSuccessor,
+): Promise<ClaimResult> {
+  return engine().claimRefreshToken(payload, tokenHash, reason, now, successor)
 }
 
 /** One hit on the database-backed rate-limit counter `key` (fixed window). */

@@ -4,7 +4,7 @@
  */
 import type { Payload } from 'payload'
 
-import type { ClaimResult, RateLimitHit } from '../authTypes'
+import type { ClaimResult, GraceSuccessor, RateLimitHit } from '../authTypes'
 
 type LibsqlClient = {
   execute(stmt: { sql: string; args: (string | number | null)[] } | string): Promise<{
@@ -23,13 +23,15 @@ export async function claimRefreshTokenSqlite(
   tokenHash: string,
   reason: string,
   now: Date,
+  successor?: GraceSuccessor,
 ): Promise<ClaimResult> {
   const db = adapter(payload)
   const table = db.tableNameMap?.get('refresh-tokens') ?? 'refresh_tokens'
   const at = now.toISOString()
   const res = await db.client.execute({
-    sql: `UPDATE "${table}" SET revoked_at = ?, revoked_reason = ?, updated_at = ? WHERE token_hash = ? AND revoked_at IS NULL`,
-    args: [at, reason, at, tokenHash],
+    sql: `UPDATE "${table}" SET revoked_at = ?, revoked_reason = ?, updated_at = ?, grace_token = ?, grace_until = ?
+      WHERE token_hash = ? AND revoked_at IS NULL`,
+    args: [at, reason, at, successor?.sealed ?? null, successor?.until.toISOString() ?? null, tokenHash],
   })
   return { claimed: res.rowsAffected === 1 }
 }
