@@ -101,7 +101,9 @@ export async function login(payload: Payload, email: string, password: string, c
 /**
  * Rotation. A token already rotated and presented again means it was copied: every refresh
  * token of its user is revoked and a security event is logged. Of two concurrent refreshes
- * with one token, the atomic claim lets exactly one through; the other counts as reuse.
+ * with one token, the atomic claim lets exactly one through; the other counts as reuse —
+ * unless AUTH_REFRESH_REUSE_GRACE_SECONDS is set, when a replay within the window gets the
+ * winner's successor (graceReplay).
  */
 export async function refresh(payload: Payload, token: string, client: ClientInfo, log: RequestLogger = logger()): Promise<TokenPair> {
   const doc = await findRefreshToken(payload, token)
