@@ -2,6 +2,7 @@ import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
+import { contentUrlKeyHook } from '../src/services/contentDuplicates'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { consoleContentRules } from '../src/services/contentSubmission'
 import { slugProblem } from '../src/slug'
@@ -58,7 +59,8 @@ export const Content: CollectionConfig = {
   endpoints: contentModerationEndpoints,
   hooks: {
     // The console's REST: submit rules on create, no workflow move on update (services only).
-    beforeChange: [consoleContentRules],
+    // Then, for every write, the URL key follows the URL (duplicate URLs, src/services/contentDuplicates).
+    beforeChange: [consoleContentRules, contentUrlKeyHook],
     // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
     ...domainWriteHooks('content'),
   },
@@ -67,6 +69,11 @@ export const Content: CollectionConfig = {
     { name: 'title', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.title) },
     { name: 'description', type: 'textarea', validate: textValidator(TEXT_LIMITS.description) },
     { name: 'url', type: 'text', required: true, validate: contentUrlValidator },
+    // The normalised URL (src/urlNormalize.ts), set by the hook from `url`, never by a form.
+    // Unique with urlKeyOrdinal (0 for every new item; 1, 2, ... for copies from before the
+    // rule) through the raw_content_url_key index (src/db).
+    { name: 'urlKey', type: 'text', admin: { hidden: true, readOnly: true } },
+    { name: 'urlKeyOrdinal', type: 'number', defaultValue: 0, admin: { hidden: true, readOnly: true } },
     { name: 'tagSlugs', type: 'json', defaultValue: [], validate: validateTagSlugs },
     { name: 'group', type: 'relationship', relationTo: 'groups' },
     { name: 'channel', type: 'relationship', relationTo: 'channels', validate: validateChannel },

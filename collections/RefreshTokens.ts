@@ -24,6 +24,10 @@ export const RefreshTokens: CollectionConfig = {
       type: 'select',
       options: ['rotated', 'logout', 'reuse', 'password_change', 'deactivated', 'password_reset'],
     },
+    // AUTH_REFRESH_REUSE_GRACE_SECONDS > 0: on a rotated row, the successor's raw token sealed
+    // with AES-256-GCM (key from JWT_REFRESH_SECRET) until graceUntil, then cleared.
+    { name: 'graceToken', type: 'text' },
+    { name: 'graceUntil', type: 'date' },
     { name: 'createdUserAgent', type: 'text' },
     { name: 'createdIp', type: 'text' },
   ],

@@ -2,8 +2,9 @@ import type { RouteSpec } from '../../src/api/route'
 import { login } from './login'
 import { logout } from './logout'
 import { me } from './me'
+import { mySubmissions } from './mySubmissions'
 import { passwordChange } from './passwordChange'
 import { refresh } from './refresh'
 import { register } from './register'
 
-export const authRoutes: RouteSpec[] = [register, login, refresh, logout, me, passwordChange]
+export const authRoutes: RouteSpec[] = [register, login, refresh, logout, me, mySubmissions, passwordChange]

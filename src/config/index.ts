@@ -34,6 +34,8 @@ export type AppConfig = {
     accessTtlSeconds: number
     refreshTtlSeconds: number
     allowSelfRegistration: boolean
+    /** Within this many seconds of a rotation, the rotated token answers its successor again (0 = off). */
+    refreshReuseGraceSeconds: number
   }
   corsAllowedOrigins: string[]
   contentDefaultGroupSlug?: string
@@ -158,6 +160,7 @@ export function parseConfig(
       accessTtlSeconds: raw.JWT_ACCESS_TTL_SECONDS,
       refreshTtlSeconds: raw.JWT_REFRESH_TTL_SECONDS,
       allowSelfRegistration: raw.AUTH_ALLOW_SELF_REGISTRATION ?? !isProduction,
+      refreshReuseGraceSeconds: raw.AUTH_REFRESH_REUSE_GRACE_SECONDS,
     },
     corsAllowedOrigins: raw.CORS_ALLOWED_ORIGINS.split(',')
       .map((o) => o.trim().replace(/\/$/, ''))

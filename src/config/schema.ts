@@ -59,6 +59,8 @@ export const envSchema = z.object({
   JWT_ACCESS_TTL_SECONDS: positiveInt.default(900),
   JWT_REFRESH_TTL_SECONDS: positiveInt.default(2592000),
   AUTH_ALLOW_SELF_REGISTRATION: envBoolean.optional(),
+  /** 0 (default): a rotated refresh token presented again revokes every token of the user. */
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: nonNegativeInt.max(300).default(0),
 
   CORS_ALLOWED_ORIGINS: z.string().default(''),
   CONTENT_DEFAULT_GROUP_SLUG: z.string().optional(),

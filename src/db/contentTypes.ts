@@ -37,6 +37,8 @@ export type ContentFilter = {
   platformIds?: string[]
   /** ISO timestamp: approvedAt >= this. */
   approvedSince?: string
+  /** The normalised URL (src/urlNormalize.ts): items stored under this key. */
+  urlKey?: string
 }
 
 export type ContentListQuery = ContentFilter & {
@@ -50,6 +52,9 @@ export type ContentListQuery = ContentFilter & {
 
 export type ContentPage = { rows: ContentRecord[]; total: number; estimated: boolean }
 
+/** One submitter's items, newest first (createdAt desc, id desc). */
+export type SubmissionsQuery = { submitterId: string; includeInactive: boolean; offset: number; limit: number }
+
 export type TagRecord = {
   id: string
   slug: string
@@ -61,17 +66,23 @@ export type TagRecord = {
 
 export type TagListQuery = { facetIds?: string[]; prefix?: string; offset: number; limit: number }
 
-/** A row for bulk insertion (seeding, benchmarks); ids are generated when absent. */
+/** A row for bulk insertion (seeding, benchmarks); ids are generated when absent, URL keys derived (copies numbered). */
 export type NewContent = Omit<ContentRecord, 'id' | 'thumbnailUrl'> & { id?: string }
 
 export type NewTag = { id?: string; slug: string; label: string; facetId: string; createdAt: string; updatedAt: string }
 
 /** The one interface over both engines for the content/tag hot paths. */
 export interface ContentStore {
-  /** Idempotent: indexes, the text index (FTS5 + triggers on SQLite), side tables. */
+  /**
+   * Idempotent: indexes, the text index (FTS5 + triggers on SQLite), side tables; the
+   * backfill of missing URL keys, then the unique (urlKey, urlKeyOrdinal) index.
+   */
   prepare(): Promise<void>
   listContent(query: ContentListQuery): Promise<ContentPage>
   contentBySlug(slug: string): Promise<ContentRecord | null>
+  /** Every item stored under a normalised URL, oldest first (legacy duplicates included). */
+  contentByUrlKey(urlKey: string): Promise<ContentRecord[]>
+  listSubmissions(query: SubmissionsQuery): Promise<ContentPage>
   /** Approved, active items sharing a channel or a tag, scored 2×channel + shared tags. */
   relatedContent(item: ContentRecord, limit: number): Promise<ContentRecord[]>
   countContent(): Promise<number>

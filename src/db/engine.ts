@@ -15,7 +15,7 @@ import { sqliteEngine } from './sqlite/engine'
 export type { Engine, EngineOps } from './engineOps'
 export type { Domain } from './versionDomains'
 export type * from './contentTypes'
-export type { ClaimResult, RateLimitHit } from './authTypes'
+export type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 export type { TagRenameInput, TagRenameResult } from './renameTypes'
 export type {
   ClaimedFollowUp,

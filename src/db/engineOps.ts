@@ -6,7 +6,7 @@
 import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } from 'payload'
 
 import type { AppConfig } from '../config'
-import type { ClaimResult, RateLimitHit } from './authTypes'
+import type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 import type { ContentStore } from './contentTypes'
 import type { ClaimedFollowUp, ClaimRequest, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
@@ -26,7 +26,7 @@ export type EngineOps = {
   prepare(payload: Payload): Promise<void>
   /** The content/taxonomy fast paths. */
   contentStore(payload: Payload): ContentStore
-  claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date): Promise<ClaimResult>
+  claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date, successor?: GraceSuccessor): Promise<ClaimResult>
   hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit>
   renameTag(payload: Payload, input: TagRenameInput): Promise<TagRenameResult>
   /** The guarded status move and its follow-up jobs, in one transaction. */

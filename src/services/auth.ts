@@ -5,17 +5,21 @@
 import type { Payload } from 'payload'
 
 import { signAccessToken } from '../auth/accessToken'
+import { newRefreshToken, openSuccessor, sealSuccessor } from '../auth/refreshToken'
+import { getConfig } from '../config'
 import { verifyPassword } from '../auth/passwords'
 import { ApiError, validationFailed } from '../errors'
 import { logger, type RequestLogger } from '../logging'
 import {
   claimForRotation,
+  clearGrace,
   type ClientInfo,
   findRefreshToken,
   isExpired,
   issueRefreshToken,
   revokeAllForUser,
   revokeFamily,
+  type RefreshTokenDoc,
 } from './refreshTokens'
 import { SYSTEM_GRANTOR } from './grants'
 import {
@@ -36,10 +40,34 @@ const invalidCredentials = () => new ApiError(401, 'auth.invalid_credentials', '
 const invalidToken = () => new ApiError(401, 'auth.invalid_token', 'The token is malformed, expired or not recognized.')
 
 /** Access token with the permissions the user's roles grant right now, plus a refresh token. */
-async function issueTokens(payload: Payload, user: UserDoc, client: ClientInfo, familyId?: string): Promise<TokenPair> {
+async function issueTokens(
+  payload: Payload,
+  user: UserDoc,
+  client: ClientInfo,
+  familyId?: string,
+  token?: string,
+): Promise<TokenPair> {
   const accessToken = await signAccessToken(String(user.id), effectivePermissions(user))
-  const refreshToken = await issueRefreshToken(payload, String(user.id), client, familyId)
+  const refreshToken = await issueRefreshToken(payload, String(user.id), client, familyId, token)
   return { accessToken, refreshToken }
+}
+
+/**
+ * AUTH_REFRESH_REUSE_GRACE_SECONDS: a rotated token presented again within its window
+ * answers the successor it was rotated to (the same refresh token, a freshly signed access
+ * token), as long as that successor is still live. Null: not within a grace, i.e. reuse.
+ */
+async function graceReplay(payload: Payload, doc: RefreshTokenDoc, now: Date): Promise<TokenPair | null> {
+  if (getConfig().auth.refreshReuseGraceSeconds <= 0 || !doc.graceToken || !doc.graceUntil) return null
+  if (new Date(doc.graceUntil).getTime() <= now.getTime()) return null
+  const successor = openSuccessor(doc.graceToken, doc.tokenHash)
+  if (!successor) return null
+  // Absent only while the claim's winner is still storing it; rotated, logged out or revoked: reuse.
+  const next = await findRefreshToken(payload, successor)
+  if (next && (next.revokedAt || isExpired(next, now.getTime()))) return null
+  const user = await findUser(payload, doc.userId)
+  if (!user || user.isActive === false) return null
+  return { accessToken: await signAccessToken(String(user.id), effectivePermissions(user)), refreshToken: successor }
 }
 
 /**
@@ -73,25 +101,46 @@ export async function login(payload: Payload, email: string, password: string, c
 /**
  * Rotation. A token already rotated and presented again means it was copied: every refresh
  * token of its user is revoked and a security event is logged. Of two concurrent refreshes
- * with one token, the atomic claim lets exactly one through; the other counts as reuse.
+ * with one token, the atomic claim lets exactly one through; the other counts as reuse —
+ * unless AUTH_REFRESH_REUSE_GRACE_SECONDS is set, when a replay within the window gets the
+ * winner's successor (graceReplay).
  */
 export async function refresh(payload: Payload, token: string, client: ClientInfo, log: RequestLogger = logger()): Promise<TokenPair> {
   const doc = await findRefreshToken(payload, token)
   if (!doc) throw invalidToken()
+  const now = new Date()
+  const graceSeconds = getConfig().auth.refreshReuseGraceSeconds
   const reused = async () => {
     await revokeAllForUser(payload, doc.userId, 'reuse')
+    if (graceSeconds > 0) await clearGrace(payload, doc.userId)
     log.error({ userId: doc.userId, familyId: doc.familyId, ip: client.ip }, 'auth.refresh.reused')
     return invalidToken()
   }
   if (doc.revokedAt) {
-    if (doc.revokedReason === 'rotated') throw await reused()
-    throw invalidToken()
+    if (doc.revokedReason !== 'rotated') throw invalidToken()
+    const replay = await graceReplay(payload, doc, now)
+    if (replay) return replay
+    throw await reused()
   }
   if (isExpired(doc)) throw invalidToken()
-  if (!(await claimForRotation(payload, doc))) throw await reused()
+  // The successor is chosen before the claim, so the claim can seal it onto this row.
+  const successor = newRefreshToken()
+  const sealed =
+    graceSeconds > 0
+      ? { sealed: sealSuccessor(successor, doc.tokenHash), until: new Date(now.getTime() + graceSeconds * 1000) }
+      : undefined
+  if (!(await claimForRotation(payload, doc, now, sealed))) {
+    // A concurrent refresh won the claim; within a grace its successor is ours too.
+    const current = sealed ? await findRefreshToken(payload, token) : null
+    const replay = current ? await graceReplay(payload, current, now) : null
+    if (replay) return replay
+    throw await reused()
+  }
   const user = await findUser(payload, doc.userId)
   if (!user || user.isActive === false) throw invalidToken()
-  return issueTokens(payload, user, client, doc.familyId)
+  // Sealed successors are kept for their window only.
+  if (graceSeconds > 0) await clearGrace(payload, doc.userId, now)
+  return issueTokens(payload, user, client, doc.familyId, successor)
 }
 
 /** Revokes the whole family of the presented token, if it is the caller's. Idempotent. */

@@ -91,6 +91,7 @@ export async function listContent(
     text: p.terms,
     tags: p.tags,
     ...resolved,
+    ...(p.urlKey !== undefined ? { urlKey: p.urlKey } : {}),
     // Whole minutes: the window moves once a minute, so repeated requests share a cached total.
     approvedSince: hours ? new Date(Math.floor(now.getTime() / 60_000) * 60_000 - hours * 3_600_000).toISOString() : undefined,
     sort: p.sort,

@@ -7,6 +7,8 @@ import { getConfig } from '../config'
 import { ApiError, validationFailed, type FieldProblem } from '../errors'
 import { hasControlCharacters, TEXT_LIMITS, textLength } from '../text'
 import { SLUG_PATTERN } from '../slug'
+import { urlKeyOf } from '../urlNormalize'
+import { isAbsoluteHttpUrl } from '../urlPolicy'
 
 export const PERIODS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30, '90d': 24 * 90, all: 0 } as const
 export type Period = keyof typeof PERIODS
@@ -28,6 +30,8 @@ export type ListParams = {
   offset: number
   limit: number
   estimate: boolean
+  /** ?url=: the normalised key of an absolute http(s) URL ("already submitted?"). */
+  urlKey?: string
 }
 
 /** offset/limit for every paginated list: integers in range, else 400 pagination.invalid. */
@@ -108,6 +112,10 @@ export function parseListQuery(query: URLSearchParams): ListParams {
   const group = singleSlug(query, 'group', problems)
   const channel = singleSlug(query, 'channel', problems)
   if (channel !== undefined && group === undefined) problems.push({ field: 'channel', constraint: 'requires_group' })
+  const url = query.get('url') ?? undefined
+  if (url !== undefined && (textLength(url) > TEXT_LIMITS.url || !isAbsoluteHttpUrl(url))) {
+    problems.push({ field: 'url', constraint: 'url', value: url })
+  }
   if (problems.length > 0) throw validationFailed(problems)
 
   return {
@@ -124,5 +132,6 @@ export function parseListQuery(query: URLSearchParams): ListParams {
     offset,
     limit,
     estimate: estimateRaw === 'true',
+    urlKey: url === undefined ? undefined : urlKeyOf(url),
   }
 }

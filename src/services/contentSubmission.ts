@@ -7,11 +7,14 @@
  */
 import type { CollectionBeforeChangeHook, Payload, PayloadRequest } from 'payload'
 
+import { permissionsOf } from '../../access/userPermissions'
 import { engine } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { assertSlug, RESERVED_SLUGS, suggestSlug } from '../slug'
 import { submissionsOpen } from './branding'
 import { getTaxonomy } from './catalog'
+import { assertUrlFree } from './contentDuplicates'
+import { urlKeyOf } from '../urlNormalize'
 import {
   asConsoleError,
   changedWorkflowFields,
@@ -134,6 +137,7 @@ export const consoleContentRules: CollectionBeforeChangeHook = async ({ data, op
       const slug = data.slug ? assertSlug(data.slug) : await freeDerivedSlug(req.payload, String(data.title ?? ''))
       const tagSlugs = await assertTagsExist(req.payload, tagList(data.tagSlugs) ?? [], req)
       await assertReferencesExist(req.payload, data)
+      await assertUrlFree(req.payload, String(data.url ?? ''), { id: submitter, permissions: permissionsOf(req) })
       return { ...data, slug, tagSlugs, ...newSubmissionFields(submitter) }
     }
     const refused = changedWorkflowFields(CONTENT_WORKFLOW_FIELDS, data, (originalDoc ?? {}) as Record<string, unknown>)
@@ -141,8 +145,17 @@ export const consoleContentRules: CollectionBeforeChangeHook = async ({ data, op
     const tags = tagList(data.tagSlugs)
     if (tags) data.tagSlugs = await assertTagsExist(req.payload, tags, req)
     await assertReferencesExist(req.payload, data)
+    const original = (originalDoc ?? {}) as { id?: unknown; urlKey?: unknown }
+    if (typeof data.url === 'string' && urlKeyOf(data.url) !== original.urlKey && req.user) {
+      await assertUrlFree(req.payload, data.url, { id: String(req.user.id), permissions: permissionsOf(req) }, String(original.id))
+    }
     return data
   } catch (err) {
+    // The console shows field errors: a duplicate URL is one, on `url`, with its code.
+    if (err instanceof ApiError && err.code === 'content.duplicate') {
+      const seen = err.details as { slug?: string } | undefined
+      throw refusal('content', [{ path: 'url', message: `content.duplicate: ${err.message}${seen?.slug ? ` (${seen.slug})` : ''}` }])
+    }
     throw asConsoleError('content', err)
   }
 }

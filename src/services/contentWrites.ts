@@ -13,6 +13,7 @@ import { assertSlug, suggestSlug } from '../slug'
 import { submissionsOpen } from './branding'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'
+import { assertUrlFree, duplicateAfterRace } from './contentDuplicates'
 import { checkTagSlugs, derivedSlugs, newSubmissionFields } from './contentSubmission'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
 
@@ -72,6 +73,8 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
   }
   const explicit = input.slug !== undefined ? assertSlug(input.slug) : undefined
   const { group, channel, platform, tagSlugs, taxonomy } = await resolveReferences(payload, input)
+  // 409 content.duplicate when the URL's key is stored; a concurrent twin meets the unique index.
+  const urlKey = await assertUrlFree(payload, input.url, user)
   const store = engine().contentStore(payload)
   const candidates = explicit ? [explicit][Symbol.iterator]() : derivedSlugs(input.title)
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -96,6 +99,9 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
         context: WORKFLOW_CONTEXT,
       }))
     } catch (err) {
+      // A concurrent submission of the same URL won the unique (urlKey, urlKeyOrdinal) index.
+      const duplicate = await duplicateAfterRace(payload, urlKey, user)
+      if (duplicate) throw duplicate
       // A concurrent submission took the slug between the check and the insert.
       if (isUniqueViolation(err)) {
         if (explicit) throw slugConflict(explicit)

@@ -7,6 +7,7 @@ import type { Payload, PayloadRequest } from 'payload'
 import { hashRefreshToken, newFamilyId, newRefreshToken } from '../auth/refreshToken'
 import { getConfig } from '../config'
 import { engine } from '../db/engine'
+import type { GraceSuccessor } from '../db/engine'
 
 export type RevokeReason = 'rotated' | 'logout' | 'reuse' | 'password_change' | 'deactivated' | 'password_reset'
 
@@ -18,6 +19,9 @@ export type RefreshTokenDoc = {
   expiresAt: string
   revokedAt?: string | null
   revokedReason?: RevokeReason | null
+  /** Reuse grace only: the successor, sealed, until graceUntil. */
+  graceToken?: string | null
+  graceUntil?: string | null
 }
 
 export type ClientInfo = { ip?: string; userAgent?: string }
@@ -30,8 +34,8 @@ export async function issueRefreshToken(
   userId: string,
   client: ClientInfo,
   familyId: string = newFamilyId(),
+  token: string = newRefreshToken(),
 ): Promise<string> {
-  const token = newRefreshToken()
   const expiresAt = new Date(Date.now() + getConfig().auth.refreshTtlSeconds * 1000)
   await payload.create({
     collection: COLLECTION,
@@ -59,10 +63,32 @@ export async function findRefreshToken(payload: Payload, token: string): Promise
   return (res.docs[0] as unknown as RefreshTokenDoc | undefined) ?? null
 }
 
-/** Rotation: revokes the token only if nobody else has. True for the single winner. */
-export async function claimForRotation(payload: Payload, doc: RefreshTokenDoc): Promise<boolean> {
-  const { claimed } = await engine().claimRefreshToken(payload, doc.tokenHash, 'rotated', new Date())
+/**
+ * Rotation: revokes the token only if nobody else has. True for the single winner. With a
+ * reuse grace the sealed successor is stored by the same conditional update.
+ */
+export async function claimForRotation(
+  payload: Payload,
+  doc: RefreshTokenDoc,
+  now: Date,
+  successor?: GraceSuccessor,
+): Promise<boolean> {
+  const { claimed } = await engine().claimRefreshToken(payload, doc.tokenHash, 'rotated', now, successor)
   return claimed
+}
+
+/** Drops the user's sealed successors: all of them, or those whose window ended before `endedBefore`. */
+export async function clearGrace(payload: Payload, userId: string, endedBefore?: Date): Promise<void> {
+  await payload.db.updateMany({
+    collection: COLLECTION,
+    where: {
+      and: [
+        { userId: { equals: userId } },
+        endedBefore ? { graceUntil: { less_than: endedBefore.toISOString() } } : { graceToken: { exists: true } },
+      ],
+    } as never,
+    data: { graceToken: null, graceUntil: null },
+  })
 }
 
 async function revokeWhere(

@@ -56,7 +56,8 @@ export async function content(payload: Payload, data: Record<string, unknown>): 
   return create(payload, 'content', {
     slug: `item-${n}`,
     title: `Item ${n}`,
-    url: `https://example.com/${n}`,
+    // A host of its own: tests submit example.com URLs, and a URL is stored once (duplicate URLs).
+    url: `https://fixtures.example.com/item/${n}`,
     status: 'approved',
     approvedAt: new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString(),
     tagSlugs: [],

@@ -10,6 +10,13 @@ import {
   contentSort,
   relatedPipeline,
   renameInContent,
+  BACKFILL_SORT,
+  MISSING_URL_KEY,
+  setUrlKey,
+  SUBMISSIONS_SORT,
+  submissionsFilter,
+  URL_KEY_SORT,
+  urlKeyFilter,
   TAG_SORT,
   tagFilter,
   tagUsagePipeline,
@@ -71,6 +78,43 @@ describe('content list filter', () => {
       channel: { $in: [new ObjectId(B)] },
       platform: { $in: [new ObjectId(A)] },
       tagSlugs: { $in: ['ai', 'ml'] },
+    })
+  })
+})
+
+describe('my submissions and duplicate URLs', () => {
+  it('one submitter\'s items, newest first by createdAt then _id; inactive only when asked', () => {
+    expect(submissionsFilter({ submitterId: A, includeInactive: false })).toEqual({ submittedBy: new ObjectId(A), isActive: true })
+    expect(submissionsFilter({ submitterId: A, includeInactive: true })).toEqual({ submittedBy: new ObjectId(A) })
+    // A malformed id is nobody: it matches nothing (not the items without a submitter).
+    expect(submissionsFilter({ submitterId: 'nope', includeInactive: true })).toEqual({ submittedBy: { $in: [] } })
+    expect(SUBMISSIONS_SORT).toEqual({ createdAt: -1, _id: -1 })
+  })
+  it('?url= is an equality on urlKey, ANDed with the other filters', () => {
+    expect(contentFilter({ ...q, urlKey: 'https://example.com/a' })).toEqual({
+      status: { $in: ['approved'] },
+      isActive: true,
+      urlKey: 'https://example.com/a',
+    })
+    expect(urlKeyFilter('https://example.com/a')).toEqual({ urlKey: 'https://example.com/a' })
+    expect(URL_KEY_SORT).toEqual({ urlKeyOrdinal: 1, createdAt: 1, _id: 1 })
+  })
+  it('backfill: rows without a key, oldest first; a key is set only where none is', () => {
+    expect(MISSING_URL_KEY).toEqual({ urlKey: null })
+    expect(BACKFILL_SORT).toEqual({ createdAt: 1, _id: 1 })
+    expect(setUrlKey(new ObjectId(A), 'https://example.com/a', 1)).toEqual({
+      filter: { _id: new ObjectId(A), urlKey: null },
+      update: { $set: { urlKey: 'https://example.com/a', urlKeyOrdinal: 1 } },
+    })
+  })
+  it('indexes: the submitter list and the unique (urlKey, urlKeyOrdinal) over keyed rows', () => {
+    const byName = new Map(serviceIndexes('content').map((p) => [p.index.name, p.index]))
+    expect(byName.get('raw_content_by_submitter')).toEqual({ key: { submittedBy: 1, createdAt: -1, _id: -1 }, name: 'raw_content_by_submitter' })
+    expect(byName.get('raw_content_url_key')).toEqual({
+      key: { urlKey: 1, urlKeyOrdinal: 1 },
+      name: 'raw_content_url_key',
+      unique: true,
+      partialFilterExpression: { urlKey: { $type: 'string' } },
     })
   })
 })
@@ -159,6 +203,11 @@ describe('related, tags, usage, rename, transitions, claims, counters', () => {
     const now = new Date('2024-01-01T00:00:00Z')
     expect(claimFilter('h')).toEqual({ tokenHash: 'h', revokedAt: null })
     expect(claimUpdate('rotated', now)).toEqual({ $set: { revokedAt: now, revokedReason: 'rotated', updatedAt: now } })
+    // Reuse grace: the sealed successor rides on the same conditional update.
+    const until = new Date(now.getTime() + 30_000)
+    expect(claimUpdate('rotated', now, { sealed: 'S', until })).toEqual({
+      $set: { revokedAt: now, revokedReason: 'rotated', updatedAt: now, graceToken: 'S', graceUntil: until },
+    })
   })
   it('change counters: one document per domain, $inc, seeded from the clock', () => {
     expect(versionFilter('content')).toEqual({ _id: 'content' })
@@ -186,12 +235,14 @@ describe('indexes', () => {
       'contents.raw_content_platform_list',
       'contents.raw_content_status_approved_at',
       'contents.raw_content_approved_at',
+      'contents.raw_content_by_submitter',
+      'contents.raw_content_url_key',
       'raw_rate_limits.raw_rate_limits_expire',
       'raw_rate_limits.raw_rate_limits_key',
     ])
     expect(plans[7]!.index.key).toEqual({ status: 1, approvedAt: -1 })
-    expect(plans[9]!.index).toMatchObject({ key: { expire: -1 }, expireAfterSeconds: 0 })
-    expect(plans[10]!.index).toMatchObject({ key: { key: 1 }, unique: true })
+    expect(plans[11]!.index).toMatchObject({ key: { expire: -1 }, expireAfterSeconds: 0 })
+    expect(plans[12]!.index).toMatchObject({ key: { key: 1 }, unique: true })
   })
 })
 

@@ -84,6 +84,7 @@ const API: Record<string, ApiGate> = {
   'POST /auth/refresh': PUBLIC,
   'POST /auth/logout': SIGNED_IN,
   'GET /auth/me': SIGNED_IN,
+  'GET /auth/me/submissions': SIGNED_IN,
   'POST /auth/password/change': SIGNED_IN,
   'POST /users': holders('user.manage'),
   'GET /users': holders('user.manage'),

@@ -215,7 +215,8 @@ describe('POST /api/content follows the submit rules', () => {
     })
     const doc = await stored(app, 'content', a.body.doc.id)
     expect(doc).toMatchObject({ status: 'pending', approvedAt: null, isActive: true, submittedBy: moderator.id })
-    const b = await app.request('POST', '/content', { headers: { cookie: moderator.cookie }, body })
+    // Another URL: the same one is a duplicate (test/editorial/duplicates.test.ts).
+    const b = await app.request('POST', '/content', { headers: { cookie: moderator.cookie }, body: { ...body, url: 'https://example.com/console-2' } })
     expect(b.status, b.text).toBe(201)
     expect(b.body.doc.slug).toBe('console-made-item-2')
     expect((await app.request('GET', '/v1/content/console-made-item')).status).toBe(404)

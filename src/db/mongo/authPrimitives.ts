@@ -7,7 +7,7 @@ import type { Db, ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
 
-import type { ClaimResult, RateLimitHit } from '../authTypes'
+import type { ClaimResult, GraceSuccessor, RateLimitHit } from '../authTypes'
 import { RATE_LIMIT_COLLECTION } from './indexes'
 import { nativeClient, nativeDb, payloadCollection } from './native'
 import { withTransientRetry } from './retry'
@@ -16,13 +16,27 @@ type RefreshTokenDoc = { _id: ObjectId; tokenHash: string; revokedAt?: Date | nu
 
 /** `revokedAt: null` matches both a null and a missing field. */
 export const claimFilter = (tokenHash: string) => ({ tokenHash, revokedAt: null })
-export const claimUpdate = (reason: string, now: Date) => ({ $set: { revokedAt: now, revokedReason: reason, updatedAt: now } })
+/** With a reuse grace, the sealed successor is written by the same conditional update. */
+export const claimUpdate = (reason: string, now: Date, successor?: GraceSuccessor) => ({
+  $set: {
+    revokedAt: now,
+    revokedReason: reason,
+    updatedAt: now,
+    ...(successor ? { graceToken: successor.sealed, graceUntil: successor.until } : {}),
+  },
+})
 
 /** Marks the token revoked only if it still is not: exactly one of concurrent callers wins. */
-export async function claimRefreshTokenMongo(payload: Payload, tokenHash: string, reason: string, now: Date): Promise<ClaimResult> {
+export async function claimRefreshTokenMongo(
+  payload: Payload,
+  tokenHash: string,
+  reason: string,
+  now: Date,
+  successor?: GraceSuccessor,
+): Promise<ClaimResult> {
   const tokens = payloadCollection<RefreshTokenDoc>(payload, 'refresh-tokens')
   const doc = await withTransientRetry(() =>
-    tokens.findOneAndUpdate(claimFilter(tokenHash), claimUpdate(reason, now), { returnDocument: 'after', projection: { _id: 1 } }),
+    tokens.findOneAndUpdate(claimFilter(tokenHash), claimUpdate(reason, now, successor), { returnDocument: 'after', projection: { _id: 1 } }),
   )
   return { claimed: doc != null }
 }

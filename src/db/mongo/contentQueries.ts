@@ -4,7 +4,7 @@
  */
 import type { Document, Filter, ObjectId, Sort, UpdateFilter } from 'mongodb'
 
-import type { ContentListQuery, ContentRecord, ContentSort, TagListQuery } from '../contentTypes'
+import type { ContentListQuery, ContentRecord, ContentSort, SubmissionsQuery, TagListQuery } from '../contentTypes'
 import type { ContentDoc, TagDoc } from './documents'
 import { isHexId, oid, oids } from './native'
 import { isStopWord } from './stopWords'
@@ -48,8 +48,34 @@ export function contentFilter(q: ContentListQuery): Filter<ContentDoc> {
   if (q.channelIds) f.channel = { $in: oids(q.channelIds) }
   if (q.platformIds) f.platform = { $in: oids(q.platformIds) }
   if (q.tags) f.tagSlugs = { $in: q.tags }
+  if (q.urlKey !== undefined) f.urlKey = q.urlKey
   if (and.length) f.$and = and
   return f
+}
+
+/** One submitter's items (GET /auth/me/submissions); inactive ones only when the caller may see them. */
+export function submissionsFilter(q: Pick<SubmissionsQuery, 'submitterId' | 'includeInactive'>): Filter<ContentDoc> {
+  // A malformed id is no submitter: it matches nothing.
+  const f: Filter<ContentDoc> = { submittedBy: isHexId(q.submitterId) ? oid(q.submitterId) : { $in: [] } }
+  if (!q.includeInactive) f.isActive = true
+  return f
+}
+
+export const SUBMISSIONS_SORT: Sort = { createdAt: -1, _id: -1 }
+
+/** Items stored under a normalised URL, the original first, then legacy copies. */
+export const urlKeyFilter = (urlKey: string): Filter<ContentDoc> => ({ urlKey })
+export const URL_KEY_SORT: Sort = { urlKeyOrdinal: 1, createdAt: 1, _id: 1 }
+
+/** Backfill: rows written before URL keys existed, oldest first (null matches a missing field too). */
+export const MISSING_URL_KEY: Filter<ContentDoc> = { urlKey: null }
+export const BACKFILL_SORT: Sort = { createdAt: 1, _id: 1 }
+
+/** Sets a row's key only if it still has none (a concurrent start-up may have done it). */
+export function setUrlKey(id: ObjectId, key: string, ordinal: number) {
+  const filter: Filter<ContentDoc> = { _id: id, urlKey: null }
+  const update: UpdateFilter<ContentDoc> = { $set: { urlKey: key, urlKeyOrdinal: ordinal } }
+  return { filter, update }
 }
 
 const SORTS: Record<ContentSort, Sort> = {

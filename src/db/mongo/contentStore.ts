@@ -9,6 +9,13 @@ import type { Payload } from 'payload'
 import { cachedCount, VersionedCache } from '../versionedCache'
 import type { ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
+  BACKFILL_SORT,
+  MISSING_URL_KEY,
+  setUrlKey,
+  SUBMISSIONS_SORT,
+  submissionsFilter,
+  URL_KEY_SORT,
+  urlKeyFilter,
   contentFilter,
   contentHint,
   contentProjection,
@@ -25,11 +32,13 @@ import { nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { DOMAINS } from '../versionDomains'
 import { bumpVersion, readVersion, seedVersions } from './versions'
+import { urlKeyOf } from '../../urlNormalize'
 
 /** Whole pages (rows and total) by query, per content version. */
 const pages = new VersionedCache<ContentPage>(2_000, 20_000, (p) => p.rows.length + 1)
 
 const BULK_CHUNK = 5000
+const BACKFILL_BATCH = 500
 
 export function mongoContentStore(payload: Payload): ContentStore {
   const content = () => payloadCollection<ContentDoc>(payload, 'content')
@@ -60,10 +69,47 @@ export function mongoContentStore(payload: Payload): ContentStore {
     return { rows, total, estimated: false }
   }
 
+  /** The next free ordinal of each key, from the rows already stored. */
+  const nextOrdinals = async (keys: string[]): Promise<Map<string, number>> => {
+    const out = new Map<string, number>()
+    if (keys.length === 0) return out
+    const rows = await content()
+      .aggregate<{ _id: string; max: number | null }>([
+        { $match: { urlKey: { $in: keys } } },
+        { $group: { _id: '$urlKey', max: { $max: '$urlKeyOrdinal' } } },
+      ])
+      .toArray()
+    for (const r of rows) out.set(r._id, (r.max ?? -1) + 1)
+    return out
+  }
+
+  /** Keys for rows written before URL keys existed, oldest first, in batches; idempotent. */
+  const backfillUrlKeys = async (): Promise<void> => {
+    for (;;) {
+      const batch = await content()
+        .find(MISSING_URL_KEY, { projection: { _id: 1, url: 1 } })
+        .sort(BACKFILL_SORT)
+        .limit(BACKFILL_BATCH)
+        .toArray()
+      if (batch.length === 0) return
+      const keyed = batch.map((d) => ({ id: d._id, key: urlKeyOf(String(d.url ?? '')) }))
+      const next = await nextOrdinals([...new Set(keyed.map((k) => k.key))])
+      for (const { id, key } of keyed) {
+        const ordinal = next.get(key) ?? 0
+        next.set(key, ordinal + 1)
+        const { filter, update } = setUrlKey(id, key, ordinal)
+        await content().updateOne(filter, update)
+      }
+      if (batch.length < BACKFILL_BATCH) return
+    }
+  }
+
   return {
     async prepare() {
       // The replica set and Payload's own indexes were checked first (mongoEngine.prepare).
       const db = nativeDb(payload)
+      // Before the unique URL-key index: rows that were duplicates before the rule get ordinals.
+      await backfillUrlKeys()
       await ensureServiceIndexes(payload, db)
       await seedVersions(db, DOMAINS)
     },
@@ -76,6 +122,22 @@ export function mongoContentStore(payload: Payload): ContentStore {
     async contentBySlug(slug) {
       const d = await content().findOne({ slug }, { projection: CONTENT_PROJECTION })
       return d ? toContentRecord(d) : null
+    },
+
+    async contentByUrlKey(urlKey) {
+      const docs = await content().find(urlKeyFilter(urlKey), { projection: CONTENT_PROJECTION }).sort(URL_KEY_SORT).toArray()
+      return docs.map(toContentRecord)
+    },
+
+    async listSubmissions(q) {
+      const filter = submissionsFilter(q)
+      const [docs, total] = await Promise.all([
+        q.limit > 0
+          ? content().find(filter, { projection: CONTENT_PROJECTION }).sort(SUBMISSIONS_SORT).skip(q.offset).limit(q.limit).toArray()
+          : Promise.resolve([]),
+        content().countDocuments(filter),
+      ])
+      return { rows: docs.map(toContentRecord), total, estimated: false }
     },
 
     async relatedContent(item, limit) {
@@ -110,7 +172,15 @@ export function mongoContentStore(payload: Payload): ContentStore {
     },
 
     async insertContent(rows: NewContent[]) {
-      const docs = rows.map((r) => contentDocOf(r, () => new ObjectId(), oid))
+      // Copies of a URL already present (or earlier in the rows) are numbered after it.
+      const keys = rows.map((r) => urlKeyOf(r.url))
+      const next = await nextOrdinals([...new Set(keys)])
+      const docs = rows.map((r, i) => {
+        const key = keys[i]!
+        const ordinal = next.get(key) ?? 0
+        next.set(key, ordinal + 1)
+        return contentDocOf(r, () => new ObjectId(), oid, { key, ordinal })
+      })
       for (let i = 0; i < docs.length; i += BULK_CHUNK) {
         const chunk = docs.slice(i, i + BULK_CHUNK)
         await inTransaction(payload, async ({ session, db }) => {

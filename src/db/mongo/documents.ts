@@ -19,6 +19,9 @@ export type ContentDoc = {
   approvedAt?: Date | null
   rejectionReason?: string | null
   thumbnailUrl?: string | null
+  /** The normalised URL (src/urlNormalize.ts); unique with urlKeyOrdinal (0 for every new item). */
+  urlKey?: string | null
+  urlKeyOrdinal?: number | null
   createdAt: Date
   updatedAt: Date
 }
@@ -72,7 +75,12 @@ export function toTagRecord(d: TagDoc): TagRecord {
 }
 
 /** A bulk-inserted content document (ids generated when absent). */
-export function contentDocOf(r: NewContent, newId: () => ObjectId, oid: (hex: string) => ObjectId): ContentDoc {
+export function contentDocOf(
+  r: NewContent,
+  newId: () => ObjectId,
+  oid: (hex: string) => ObjectId,
+  urlKey: { key: string; ordinal: number },
+): ContentDoc {
   return {
     _id: r.id ? oid(r.id) : newId(),
     slug: r.slug,
@@ -88,6 +96,8 @@ export function contentDocOf(r: NewContent, newId: () => ObjectId, oid: (hex: st
     submittedBy: r.submittedBy ? oid(r.submittedBy) : null,
     approvedAt: r.approvedAt ? new Date(r.approvedAt) : null,
     rejectionReason: r.rejectionReason,
+    urlKey: urlKey.key,
+    urlKeyOrdinal: urlKey.ordinal,
     createdAt: new Date(r.createdAt),
     updatedAt: new Date(r.updatedAt),
   }

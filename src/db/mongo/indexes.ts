@@ -37,6 +37,17 @@ export function serviceIndexes(content: string): IndexPlan[] {
       // Payload's admin list (defaultSort -approvedAt, filtered by status).
       { key: { status: 1, approvedAt: -1 }, name: 'raw_content_status_approved_at' },
       { key: { approvedAt: -1 }, name: 'raw_content_approved_at' },
+      // GET /auth/me/submissions: one submitter's items, newest first.
+      { key: { submittedBy: 1, createdAt: -1, _id: -1 }, name: 'raw_content_by_submitter' },
+      // Duplicate URLs: one new item per key (ordinal 0), whoever races whom; legacy copies
+      // carry ordinals 1, 2, ... (backfill). Built after the backfill; rows still without
+      // a key (none once backfilled) stay out of it.
+      {
+        key: { urlKey: 1, urlKeyOrdinal: 1 },
+        name: 'raw_content_url_key',
+        unique: true,
+        partialFilterExpression: { urlKey: { $type: 'string' } },
+      },
     ]),
     ...on(RATE_LIMIT_COLLECTION, [
       // What rate-limiter-flexible would build in the background (RateLimiterMongo.createIndexes).

@@ -21,6 +21,8 @@ const INDEXES = [
   `CREATE INDEX IF NOT EXISTS raw_content_by_group ON ${CONTENT}(group_id, status, is_active, approved_at, id)`,
   `CREATE INDEX IF NOT EXISTS raw_content_by_channel ON ${CONTENT}(channel_id, status, is_active, approved_at, id)`,
   `CREATE INDEX IF NOT EXISTS raw_content_by_platform ON ${CONTENT}(platform_id, status, is_active, approved_at, id)`,
+  // GET /auth/me/submissions: one submitter's items, newest first.
+  `CREATE INDEX IF NOT EXISTS raw_content_by_submitter ON ${CONTENT}(submitted_by_id, created_at, id)`,
   // Superseded shapes from earlier builds.
   'DROP INDEX IF EXISTS raw_content_group_list',
   'DROP INDEX IF EXISTS raw_content_channel_list',

@@ -19,6 +19,8 @@ import { ensureContentSchema } from './contentSchema'
 import { ftsPhrase, textRanker } from './textRanking'
 import { sqliteVersionOf } from './versions'
 import { TABLES } from './tables'
+import { backfillUrlKeysSqlite } from './urlKeys'
+import { urlKeyOf } from '../../urlNormalize'
 
 const CONTENT = TABLES.content
 const TAGS = TABLES.tags
@@ -74,7 +76,7 @@ const isPublicView = (q: ContentListQuery) =>
 
 /** Any filter besides the text terms and the public view. */
 const hasOtherFilters = (q: ContentListQuery) =>
-  !!(q.text?.shortTerms.length || q.approvedSince || q.groupIds || q.channelIds || q.platformIds || q.tags)
+  !!(q.text?.shortTerms.length || q.approvedSince || q.groupIds || q.channelIds || q.platformIds || q.tags || q.urlKey !== undefined)
 
 function buildFilter(q: ContentListQuery): Built {
   const where: string[] = []
@@ -99,6 +101,10 @@ function buildFilter(q: ContentListQuery): Built {
   if (q.approvedSince) {
     where.push('c.approved_at >= ?')
     args.push(q.approvedSince)
+  }
+  if (q.urlKey !== undefined) {
+    where.push('c.url_key = ?')
+    args.push(q.urlKey)
   }
   for (const [column, ids] of [
     ['c.group_id', q.groupIds],
@@ -221,6 +227,7 @@ export function sqliteContentStore(file: string): ContentStore {
   return {
     async prepare() {
       ensureContentSchema(connection(file))
+      backfillUrlKeysSqlite(file)
     },
 
     async listContent(q) {
@@ -233,6 +240,25 @@ export function sqliteContentStore(file: string): ContentStore {
     async contentBySlug(slug) {
       const r = get(`SELECT ${COLUMNS} FROM ${CONTENT} c WHERE c.slug = ?`, [slug])
       return r ? toRecord(r) : null
+    },
+
+    async contentByUrlKey(urlKey) {
+      return all(`SELECT ${COLUMNS} FROM content c WHERE c.url_key = ? ORDER BY c.url_key_ordinal, c.created_at, c.id`, [urlKey]).map(
+        toRecord,
+      )
+    },
+
+    async listSubmissions(q) {
+      const where = `WHERE c.submitted_by_id = ?${q.includeInactive ? '' : ' AND c.is_active = 1'}`
+      const rows =
+        q.limit > 0
+          ? all(
+              `SELECT ${COLUMNS} FROM ${CONTENT} c ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+              [q.submitterId, q.limit, q.offset],
+            ).map(toRecord)
+          : []
+      const total = Number(get(`SELECT count(*) FROM ${CONTENT} c ${where}`, [q.submitterId])?.[0] ?? 0)
+      return { rows, total, estimated: false }
     },
 
     async relatedContent(item, limit) {
@@ -297,10 +323,12 @@ export function sqliteContentStore(file: string): ContentStore {
     async insertContent(rows: NewContent[]) {
       withBulkCache(file, () => {
         const db = connection(file)
+        // Copies of a URL already present are numbered after it, as the backfill numbers legacy ones.
         const insert = db.prepare(
           `INSERT INTO ${CONTENT} (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
-             is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at, url_key, url_key_ordinal)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?17,
+             (SELECT coalesce(max(url_key_ordinal) + 1, 0) FROM ${CONTENT} WHERE url_key = ?17))`,
         )
         const nextId = hexIdFactory()
         const CHUNK = 5000
@@ -311,7 +339,7 @@ export function sqliteContentStore(file: string): ContentStore {
               insert.run(
                 r.id ?? nextId(), r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
                 r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
-                r.rejectionReason, r.createdAt, r.updatedAt,
+                r.rejectionReason, r.createdAt, r.updatedAt, urlKeyOf(r.url),
               )
             }
           }).immediate(rows.slice(i, i + CHUNK))

@@ -49,7 +49,7 @@ export const sqliteEngine: EngineOps = {
   },
   prepare: (payload) => syncSqliteSchema(payload, file()),
   contentStore: () => sqliteContentStore(file()),
-  claimRefreshToken: async (_payload, tokenHash, reason, now) => claimRefreshTokenSqlite(file(), tokenHash, reason, now),
+  claimRefreshToken: async (_payload, tokenHash, reason, now, successor) => claimRefreshTokenSqlite(file(), tokenHash, reason, now, successor),
   hitRateLimit: async (_payload, key, points, durationSeconds) => hitRateLimitSqlite(file(), key, points, durationSeconds),
   renameTag: async (_payload, input) => renameTagSqlite(file(), input),
   transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),

@@ -1,0 +1,63 @@
+/**
+ * Duplicate URLs, one rule for both doors (POST /api/v1/content/submit and the console's
+ * REST): every item stores the normalised form of its URL in `urlKey` (src/urlNormalize.ts);
+ * a URL whose key is already stored is 409 `content.duplicate`. The unique index on
+ * (urlKey, urlKeyOrdinal) settles races (every new item has ordinal 0; src/db backfills
+ * older rows). The first item's slug and status are told only to a caller who may see it.
+ */
+import type { CollectionBeforeChangeHook, Payload } from 'payload'
+
+import { hasPermissions, type AuthUser } from '../../access/guards'
+import { engine, type ContentRecord } from '../db/engine'
+import { ApiError } from '../errors'
+import { urlKeyOf } from '../urlNormalize'
+
+/**
+ * May the caller learn that this item exists? Approved and active: everyone. Pending or
+ * rejected: content.moderate holders and the item's own submitter. Inactive: only
+ * content.delete holders (who also need one of the above for a pending or rejected item).
+ */
+export function maySeeItem(r: ContentRecord, user: AuthUser | null): boolean {
+  const statusOk = r.status === 'approved' || hasPermissions(user, ['content.moderate']) || (!!user && r.submittedBy === user.id)
+  return statusOk && (r.isActive || hasPermissions(user, ['content.delete']))
+}
+
+export function duplicateError(existing: ContentRecord[], user: AuthUser | null): ApiError {
+  const seen = existing.find((r) => maySeeItem(r, user))
+  return new ApiError(
+    409,
+    'content.duplicate',
+    'This URL has already been submitted.',
+    seen ? { slug: seen.slug, status: seen.status } : undefined,
+  )
+}
+
+/** The key of `url`, or 409 content.duplicate when an item (other than `exceptId`) holds it. */
+export async function assertUrlFree(payload: Payload, url: string, user: AuthUser | null, exceptId?: string): Promise<string> {
+  const key = urlKeyOf(url)
+  const existing = (await engine().contentStore(payload).contentByUrlKey(key)).filter((r) => r.id !== exceptId)
+  if (existing.length > 0) throw duplicateError(existing, user)
+  return key
+}
+
+/** After a failed insert: the duplicate error if the key was taken meanwhile, else null. */
+export async function duplicateAfterRace(payload: Payload, key: string, user: AuthUser | null): Promise<ApiError | null> {
+  const existing = await engine().contentStore(payload).contentByUrlKey(key)
+  return existing.length > 0 ? duplicateError(existing, user) : null
+}
+
+/**
+ * Content's beforeChange hook for every write (services, console, fixtures): the key always
+ * follows the URL and is never taken from the input. A changed URL is a new key with
+ * ordinal 0; an unchanged one keeps the stored key and ordinal (legacy copies keep theirs).
+ */
+export const contentUrlKeyHook: CollectionBeforeChangeHook = ({ data, operation, originalDoc }) => {
+  const original = (originalDoc ?? {}) as { url?: unknown; urlKey?: unknown; urlKeyOrdinal?: unknown }
+  const url = typeof data.url === 'string' ? data.url : typeof original.url === 'string' ? original.url : null
+  if (url === null) return data
+  const key = urlKeyOf(url)
+  if (operation === 'update' && original.urlKey === key) {
+    return { ...data, urlKey: original.urlKey, urlKeyOrdinal: original.urlKeyOrdinal ?? 0 }
+  }
+  return { ...data, urlKey: key, urlKeyOrdinal: 0 }
+}
