@@ -75,8 +75,12 @@ describe('every store function reaches its first driver call', () => {
 
   const store = () => engine.engine().contentStore(payload)
 
-  it('prepare: the first index build fails, named, caused by the driver error', async () => {
-    const err = await store().prepare().then(() => null, (e: unknown) => e)
+  // prepare backfills URL keys first (before the unique index on them), then builds indexes.
+  it('prepare: reaches the driver (the URL-key backfill) and fails there', () => failsAtTheDriver(() => store().prepare()))
+  it('the first service index build fails, named, caused by the driver error', async () => {
+    const { ensureServiceIndexes } = await import('../../src/db/mongo/indexes')
+    const { nativeDb } = await import('../../src/db/mongo/native')
+    const err = await ensureServiceIndexes(payload, nativeDb(payload)).then(() => null, (e: unknown) => e)
     expect(err).toBeInstanceOf(Error)
     expect((err as Error).name).toBe('IndexBuildFailed')
     expect((err as Error).message).toMatch(/^Could not build the MongoDB index contents\.raw_content_text: Client must be connected/)
