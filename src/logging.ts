@@ -56,6 +56,17 @@ function stdoutDestination(): ReturnType<typeof pino.destination> {
   return stdout
 }
 
+/**
+ * Writes whole lines another process logged (a cluster worker's stdout, relayed by the
+ * primary) through this process's destination, so lines from several processes never
+ * interleave mid-line.
+ */
+export function relayLines(text: string): void {
+  if (sink) return sink.write(text)
+  unflushed = true
+  stdoutDestination().write(text)
+}
+
 /** Writes every buffered line now, synchronously. Safe to call at any time, also twice. */
 export function flushLogs(): void {
   try {
@@ -129,7 +140,8 @@ export function logger(): Logger {
     root = pino(
       {
         level: getConfig().logLevel,
-        base: null,
+        // The process id tells cluster workers' lines apart.
+        base: { pid: process.pid },
         messageKey: 'msg',
         timestamp: () => `,"ts":"${new Date().toISOString()}"`,
         formatters: { level: (label) => ({ level: label }) },

@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '../..')
 const script = path.join(import.meta.dirname, 'support/logThenEnd.ts')
 
 function run(how: 'exit' | 'throw' | 'crash', count = 1000) {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', LOG_LEVEL: 'info' }
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
   const out = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count)], { cwd: root, env, encoding: 'utf8', timeout: 30_000 })
   const lines = out.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
   return { status: out.status, stderr: out.stderr, lines }
