@@ -69,10 +69,11 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
     if (stopping) return
     stopping = true
     beginDraining()
+    // The listener closes first, so once `server.stopping` shows, new connections are refused.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    metricsListener?.close()
     log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'server.stopping')
     flushLogs()
-    metricsListener?.close()
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
     // server.close() closes idle connections once; a keep-alive one that turns idle later
     // (its last answer sent) is closed by the next sweep.
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS)
