@@ -38,6 +38,14 @@ export function answerMetricsRequests(worker: Worker): void {
   })
 }
 
+/**
+ * Worker: answer the primary's scrapes with this process's registry. prom-client installs
+ * that listener when an AggregatorRegistry is constructed, in the primary or in a worker.
+ */
+export function answerPrimaryScrapes(): void {
+  new AggregatorRegistry()
+}
+
 /** Worker: asks the primary for the cluster's metrics. */
 export function askPrimaryForMetrics(): Promise<MetricsText> {
   const id = randomUUID()

@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import cluster from 'node:cluster'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
+import { logger } from '../logging'
 import { registry } from '../metrics'
 import { askPrimaryForMetrics } from './clusterMetrics'
 
@@ -38,7 +39,8 @@ async function answer(res: ServerResponse, read: () => Promise<MetricsText>): Pr
     const { contentType, body } = await read()
     res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store', 'Content-Length': String(Buffer.byteLength(body)) })
     res.end(body)
-  } catch {
+  } catch (err) {
+    logger().warn({ err }, 'metrics.collect_failed')
     envelope(res, 503, 'service.unavailable', 'Metrics could not be collected.')
   }
 }

@@ -19,6 +19,7 @@ import { stopFollowUps } from '../jobs/followUps'
 import { flushLogs, logCrashes, logger } from '../logging'
 import { collectQueueDepth, observeRequest } from '../metrics'
 import { beginDraining } from '../services/readiness'
+import { answerPrimaryScrapes } from './clusterMetrics'
 import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoint'
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void
@@ -33,6 +34,7 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
   const log = logger()
   const app = await load()
   collectQueueDepth(() => engine().followUpDepth(app.payload, new Date()))
+  if (cluster.isWorker) answerPrimaryScrapes()
 
   let stopping = false
   /** While draining, every answer closes its connection, so keep-alive clients go away. */
