@@ -78,7 +78,8 @@ describe('GET /metrics', () => {
   })
 
   it('METRICS_PORT listens on 127.0.0.1 only', async () => {
-    const line = server.lines.find((l) => l.msg === 'metrics.listening')
+    // Lines reach stdout within a second (buffered).
+    const line = await server.waitForLine((l) => l.msg === 'metrics.listening', 5000)
     expect(line).toMatchObject({ host: '127.0.0.1', port: metricsPort })
     const external = Object.values(networkInterfaces())
       .flat()
