@@ -31,7 +31,76 @@ export function captureLogs(target: Sink | undefined): void {
   sink = target
 }
 
-const destination = { write: (line: string) => void (sink ?? process.stdout).write(line) }
+/**
+ * Production lines go to stdout through pino's own buffered asynchronous destination: a
+ * line is appended to a buffer and written once 4 KiB have gathered (and at the latest a
+ * second later, so a quiet server's lines still show), so a request pays for a string
+ * append, not a write(2). What is still buffered is written synchronously when the process
+ * exits, crashes or is stopped (flushLogs), so no line is lost.
+ */
+let stdout: ReturnType<typeof pino.destination> | undefined
+let unflushed = false
+const FLUSH_EVERY_MS = 1000
+
+function stdoutDestination(): ReturnType<typeof pino.destination> {
+  if (!stdout) {
+    stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+    // Node emits 'exit' also when an uncaught error ends the process.
+    process.once('exit', flushLogs)
+    setInterval(() => {
+      if (!unflushed) return
+      unflushed = false
+      stdout?.flush()
+    }, FLUSH_EVERY_MS).unref()
+  }
+  return stdout
+}
+
+/**
+ * Writes whole lines another process logged (a cluster worker's stdout, relayed by the
+ * primary) through this process's destination, so lines from several processes never
+ * interleave mid-line.
+ */
+export function relayLines(text: string): void {
+  if (sink) return sink.write(text)
+  unflushed = true
+  stdoutDestination().write(text)
+}
+
+/** Writes every buffered line now, synchronously. Safe to call at any time, also twice. */
+export function flushLogs(): void {
+  try {
+    stdout?.flushSync()
+  } catch {
+    /* not open yet, or already closed: nothing buffered to lose */
+  }
+}
+
+const destination = {
+  write(line: string): void {
+    if (sink) return sink.write(line)
+    unflushed = true
+    stdoutDestination().write(line)
+  },
+}
+
+/**
+ * For the server process: an uncaught error is logged as one `process.crashed` line, then
+ * the process ends the way Node would (the stack on stderr, exit code 1). Buffered lines are
+ * flushed by the exit hook above, which also runs on a crash nobody handles.
+ */
+export function logCrashes(): void {
+  const crashed = (err: unknown) => {
+    try {
+      logger().fatal({ err }, 'process.crashed')
+    } finally {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+      process.exit(1)
+    }
+  }
+  process.on('uncaughtException', crashed)
+  process.on('unhandledRejection', crashed)
+}
 
 let root: Logger | undefined
 
@@ -71,7 +140,8 @@ export function logger(): Logger {
     root = pino(
       {
         level: getConfig().logLevel,
-        base: null,
+        // The process id tells cluster workers' lines apart.
+        base: { pid: process.pid },
         messageKey: 'msg',
         timestamp: () => `,"ts":"${new Date().toISOString()}"`,
         formatters: { level: (label) => ({ level: label }) },

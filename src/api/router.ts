@@ -3,6 +3,7 @@ import { match, type MatchFunction } from 'path-to-regexp'
 import { ApiError } from '../errors'
 import { allowMethodsFor, preflightHeaders } from '../http/cors'
 import { withFields } from '../logging'
+import { observeRequest } from '../metrics'
 import { requestIdFrom } from './requestId'
 import { API_PREFIX, type ApiRequest, type ApiResult, type RouteSpec } from './route'
 import { wrap, type ApiHandler } from './wrap'
@@ -87,8 +88,10 @@ function preflightAnswer(allowMethods: string): (req: ApiRequest) => ApiResult {
     const started = performance.now()
     const requestId = requestIdFrom(req.headers)
     const headers = { 'X-Request-Id': requestId, ...preflightHeaders(req.headers.get('origin'), allowMethods) }
+    const elapsed = performance.now() - started
+    observeRequest(PREFLIGHT_ROUTE, 204, elapsed)
     withFields({ requestId, route: PREFLIGHT_ROUTE }).info(
-      { statusCode: 204, durationMs: Math.round(performance.now() - started) },
+      { statusCode: 204, durationMs: Math.round(elapsed) },
       'request.completed',
     )
     return { status: 204, headers, body: null }

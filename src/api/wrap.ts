@@ -5,6 +5,7 @@ import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
 import { etagMatches } from '../http/etag'
 import { withFields } from '../logging'
+import { observeRequest } from '../metrics'
 import { clientIp } from './clientIp'
 import { requestIdFrom } from './requestId'
 import type { ApiContext, ApiRequest, ApiResult, Reply, RouteSpec } from './route'
@@ -101,7 +102,9 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
       body = JSON.stringify({ success: false, error: mapped.body, meta: { requestId } })
     }
     applyCors(headers, req.headers.get('origin'))
-    const durationMs = Math.round(performance.now() - started)
+    const elapsed = performance.now() - started
+    observeRequest(routeName, status, elapsed)
+    const durationMs = Math.round(elapsed)
     // 4xx never at error: 429 (throttled) and 408 (body never finished) are the suspicious ones.
     const level = status >= 500 ? 'error' : status === 429 || status === 408 ? 'warn' : 'info'
     log[level]({ userId, statusCode: status, durationMs }, 'request.completed')

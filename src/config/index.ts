@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
 
 import { resolveDatabaseUri } from './databaseUri'
@@ -47,6 +48,11 @@ export type AppConfig = {
   /** Node's headersTimeout and requestTimeout (server.ts), in seconds. */
   httpRequestTimeoutSeconds: number
   logLevel: string
+  /** Server processes (node:cluster workers when above 1, server.ts). */
+  webConcurrency: number
+  shutdownTimeoutSeconds: number
+  /** GET /metrics: on the main port with this bearer token, and/or on 127.0.0.1:port. Neither: 404. */
+  metrics: { token?: string; port?: number }
   rateLimits: {
     register: RateLimitRule
     login: RateLimitRule
@@ -179,6 +185,9 @@ export function parseConfig(
     trustProxy: raw.TRUST_PROXY ?? TRUST_NOTHING,
     httpRequestTimeoutSeconds: raw.HTTP_REQUEST_TIMEOUT_SECONDS,
     logLevel: raw.LOG_LEVEL ?? (isProduction ? 'info' : raw.NODE_ENV === 'test' ? 'silent' : 'debug'),
+    webConcurrency: raw.WEB_CONCURRENCY ?? (isProduction ? availableParallelism() : 1),
+    shutdownTimeoutSeconds: raw.SHUTDOWN_TIMEOUT_SECONDS,
+    metrics: { token: raw.METRICS_TOKEN, port: raw.METRICS_PORT },
     rateLimits: {
       register: raw.RATE_LIMIT_REGISTER,
       login: raw.RATE_LIMIT_LOGIN,

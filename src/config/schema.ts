@@ -83,6 +83,14 @@ export const envSchema = z.object({
     .optional(),
   /** Headers and body must arrive within this; the server answers 408 otherwise. */
   HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
+  /** Server processes sharing the port; default: one per CPU in production, 1 otherwise. */
+  WEB_CONCURRENCY: positiveInt.max(256).optional(),
+  /** How long a stopping server waits for requests in flight before it closes them. */
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(10),
+  /** Bearer token for GET /metrics on the main port. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Serves GET /metrics on 127.0.0.1:<port>, without a token. */
+  METRICS_PORT: positiveInt.max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 
   RATE_LIMIT_REGISTER: rateLimit.prefault('5/3600'),

@@ -7,6 +7,7 @@
 import type { Payload } from 'payload'
 
 import { getConfig } from '../config'
+import { timedMethods } from '../metrics'
 import type { ContentStore } from './contentTypes'
 import type { Engine, EngineOps } from './engineOps'
 import { mongoEngine } from './mongo/engine'
@@ -20,6 +21,7 @@ export type { TagRenameInput, TagRenameResult } from './renameTypes'
 export type {
   ClaimedFollowUp,
   ClaimRequest,
+  FollowUpDepth,
   FollowUpFailure,
   FollowUpKind,
   FollowUpRow,
@@ -41,7 +43,8 @@ function withOneStorePerPayload(ops: EngineOps): EngineOps {
     contentStore(payload: Payload) {
       let store = stores.get(payload.db)
       if (!store) {
-        store = ops.contentStore(payload)
+        // Every store call is timed (db_operation_duration_seconds, src/metrics).
+        store = timedMethods(ops.contentStore(payload))
         stores.set(payload.db, store)
       }
       return store
@@ -55,4 +58,10 @@ let selected: EngineOps | undefined
 export function engine(): EngineOps {
   selected ??= withOneStorePerPayload(engineFor(getConfig().database.engine))
   return selected
+}
+
+/** Shutdown: Payload's connection (and its crons), then the service's own. */
+export async function closeDatabase(payload: Payload): Promise<void> {
+  await payload.destroy()
+  engine().closeOwnConnections()
 }

@@ -8,7 +8,7 @@ import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } fr
 import type { AppConfig } from '../config'
 import type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 import type { ContentStore } from './contentTypes'
-import type { ClaimedFollowUp, ClaimRequest, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
+import type { ClaimedFollowUp, ClaimRequest, FollowUpDepth, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
 import type { Domain } from './versionDomains'
 
@@ -36,6 +36,9 @@ export type EngineOps = {
   completeFollowUp(payload: Payload, id: string, worker: string, at: Date): Promise<boolean>
   failFollowUp(payload: Payload, failure: FollowUpFailure): Promise<boolean>
   listFollowUps(payload: Payload, contentId: string): Promise<FollowUpRow[]>
+  followUpDepth(payload: Payload, now: Date): Promise<FollowUpDepth>
+  /** Closes connections the service opened beside Payload's (shutdown). */
+  closeOwnConnections(): void
   /** A domain's change counter, as caches key on it. */
   versionOf(payload: Payload, domain: Domain): Promise<string>
   /** For collection hooks: moves the domain's counter in the hook's transaction (SQLite: triggers already did). */

@@ -40,5 +40,8 @@ export type FollowUpRow = {
 /** Claim parameters: who claims, when, and for how long the claim holds. */
 export type ClaimRequest = { worker: string; now: Date; leaseMs: number }
 
+/** The outbox's depth: queued (waiting or due), running (claimed, lease unexpired), failed (gave up). */
+export type FollowUpDepth = { queued: number; running: number; failed: number }
+
 /** A failed run: retried at `retryAt`, or given up for good when it is null. */
 export type FollowUpFailure = { id: string; worker: string; error: string; retryAt: Date | null; at: Date }

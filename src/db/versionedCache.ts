@@ -5,19 +5,27 @@
  * and passes it in; a value cached under an older counter is never served, so no write path
  * has anything to invalidate.
  */
+import { cacheCounter, type CacheCounter } from '../metrics'
 
 /** Many values per version (list pages, totals, ranked orders, word scores), least recent evicted. */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, T>()
   private version = ''
   private weight = 0
+  private readonly lookups: CacheCounter
 
-  /** At most maxEntries values, and at most maxWeight in total as `weigh` counts it. */
+  /**
+   * `name` labels its hit and miss counters (cache_lookups_total, src/metrics). At most
+   * maxEntries values, and at most maxWeight in total as `weigh` counts it.
+   */
   constructor(
+    name: string,
     private readonly maxEntries: number,
     private readonly maxWeight = Infinity,
     private readonly weigh: (value: T) => number = () => 1,
-  ) {}
+  ) {
+    this.lookups = cacheCounter(name)
+  }
 
   async get(version: string, key: string, compute: () => Promise<T> | T): Promise<T> {
     if (version !== this.version) {
@@ -27,11 +35,13 @@ export class VersionedCache<T> {
     }
     const hit = this.entries.get(key)
     if (hit !== undefined) {
+      this.lookups.hit()
       // Refresh recency (Map keeps insertion order: the first key is the least recent).
       this.entries.delete(key)
       this.entries.set(key, hit)
       return hit
     }
+    this.lookups.miss()
     const value = await compute()
     // Computed from data at least as new as `version`: kept only if no newer version was seen meanwhile.
     if (this.version === version && !this.entries.has(key)) {
@@ -58,9 +68,19 @@ export class VersionedCache<T> {
 export class VersionedValue<T> {
   private built: { version: string; value: T } | undefined
   private building: { version: string; value: Promise<T> } | undefined
+  private readonly lookups: CacheCounter | undefined
+
+  /** With a `name`, its hits and misses are counted (cache_lookups_total). */
+  constructor(name?: string) {
+    this.lookups = name === undefined ? undefined : cacheCounter(name)
+  }
 
   get(version: string, build: () => Promise<T>): Promise<T> {
-    if (this.built?.version === version) return Promise.resolve(this.built.value)
+    if (this.built?.version === version) {
+      this.lookups?.hit()
+      return Promise.resolve(this.built.value)
+    }
+    this.lookups?.miss()
     if (this.building?.version !== version) {
       const entry = { version, value: build() }
       this.building = entry
@@ -79,7 +99,7 @@ export class VersionedValue<T> {
   }
 }
 
-const counts = new VersionedCache<number>(500)
+const counts = new VersionedCache<number>('list_totals', 500)
 
 /** Exact list totals, per content version (counting 100k index entries per request would dominate a list). */
 export function cachedCount(version: string, key: string, count: () => Promise<number>): Promise<number> {

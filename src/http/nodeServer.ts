@@ -29,7 +29,11 @@ export function stampPeerAddress(req: IncomingMessage): void {
   req.headers['x-forwarded-for'] = chain ? `${chain}, ${peer}` : peer
 }
 
-export function createAppServer({ api, other }: { api: Handler; other: Handler }): Server {
+/**
+ * `metrics` answers GET /metrics on this port (src/server/metricsEndpoint; it is 404 there
+ * unless METRICS_TOKEN is set); without it /metrics goes to `other` like any page.
+ */
+export function createAppServer({ api, other, metrics }: { api: Handler; other: Handler; metrics?: Handler }): Server {
   const timeoutMs = getConfig().httpRequestTimeoutSeconds * 1000
   // Responses under way, by socket: a Node-level error after a response started closes the
   // connection without writing a second status line into it.
@@ -48,7 +52,9 @@ export function createAppServer({ api, other }: { api: Handler; other: Handler }
       res.once('finish', () => {
         if (answering.get(req.socket) === res) answering.delete(req.socket)
       })
-      if (isApiPath(req.url ?? '/')) api(req, res)
+      const url = req.url ?? '/'
+      if (isApiPath(url)) api(req, res)
+      else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
       else other(req, res)
     },
   )

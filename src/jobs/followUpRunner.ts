@@ -11,6 +11,7 @@ import type { Payload } from 'payload'
 
 import { engine, type ClaimedFollowUp, type FollowUpKind } from '../db/engine'
 import { logger } from '../logging'
+import { followUpFailed } from '../metrics'
 import { followUpHandlers } from './followUpTasks'
 
 import type { FollowUpHandler } from './followUpTasks'
@@ -135,6 +136,7 @@ export class FollowUpRunner {
     const now = new Date()
     const retryAt = willRetry ? new Date(now.getTime() + this.options.backoffMs * 2 ** (job.attempts - 1)) : null
     await engine().failFollowUp(this.payload, { id: job.id, worker: this.workerId, error: message(err), retryAt, at: now })
+    followUpFailed(job.kind, willRetry)
     const line = { err, jobId: job.id, contentId: job.contentId, kind: job.kind, attempts: job.attempts, willRetry, retryAt }
     if (willRetry) logger().warn(line, 'followup.failed')
     else logger().error(line, 'followup.failed')

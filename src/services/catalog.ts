@@ -52,7 +52,7 @@ const ref = (v: unknown): string | null =>
 const byOrder = (a: Row, b: Row) =>
   Number(a.displayOrder ?? 0) - Number(b.displayOrder ?? 0) || String(a.slug ?? a.key).localeCompare(String(b.slug ?? b.key))
 
-const snapshots = new VersionedValue<Snapshot>()
+const snapshots = new VersionedValue<Snapshot>('catalog')
 
 async function load(payload: Payload, collection: string, sort = 'displayOrder'): Promise<Row[]> {
   const res = await payload.find({

@@ -35,7 +35,7 @@ import { bumpVersion, readVersion, seedVersions } from './versions'
 import { urlKeyOf } from '../../urlNormalize'
 
 /** Whole pages (rows and total) by query, per content version. */
-const pages = new VersionedCache<ContentPage>(2_000, 20_000, (p) => p.rows.length + 1)
+const pages = new VersionedCache<ContentPage>('content_pages', 2_000, 20_000, (p) => p.rows.length + 1)
 
 const BULK_CHUNK = 5000
 const BACKFILL_BATCH = 500

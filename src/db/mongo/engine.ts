@@ -5,7 +5,7 @@ import type { EngineOps } from '../engineOps'
 import { claimRefreshTokenMongo, hitRateLimitMongo } from './authPrimitives'
 import { mongoContentStore } from './contentStore'
 import { ensurePayloadIndexes } from './indexes'
-import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, listFollowUpsMongo } from './followUpOutbox'
+import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'
 import { transitionStatusMongo } from './moderation'
 import { nativeDb } from './native'
 import { withTransientRetry } from './retry'
@@ -39,6 +39,9 @@ export const mongoEngine: EngineOps = {
   completeFollowUp: completeFollowUpMongo,
   failFollowUp: failFollowUpMongo,
   listFollowUps: listFollowUpsMongo,
+  followUpDepth: followUpDepthMongo,
+  // The native driver calls go through Payload's own client, which payload.destroy() closes.
+  closeOwnConnections: () => undefined,
   versionOf: async (payload, domain) => readVersion(nativeDb(payload), domain),
   onDomainWrite: bumpVersionForRequest,
   withTransientRetry,

@@ -10,6 +10,7 @@ import type { Payload } from 'payload'
 import type {
   ClaimedFollowUp,
   ClaimRequest,
+  FollowUpDepth,
   FollowUpFailure,
   FollowUpKind,
   FollowUpRow,
@@ -144,4 +145,15 @@ export async function listFollowUpsMongo(payload: Payload, contentId: string): P
     nextRunAt: d.nextRunAt,
     lastError: d.lastError,
   }))
+}
+
+/** Counts by state for the metrics scrape (the status index serves the match). */
+export async function followUpDepthMongo(payload: Payload, now: Date): Promise<FollowUpDepth> {
+  const outbox = await jobs(payload)
+  const [queued, running, failed] = await Promise.all([
+    outbox.countDocuments({ status: 'queued', $or: [{ claimedUntil: null }, { claimedUntil: { $lt: now } }] }),
+    outbox.countDocuments({ status: 'queued', claimedUntil: { $gte: now } }),
+    outbox.countDocuments({ status: 'failed' }),
+  ])
+  return { queued, running, failed }
 }

@@ -37,6 +37,14 @@ export function connection(file: string): Db {
   return db
 }
 
+/** Closes the service's own connection (graceful shutdown); the next use opens it again. */
+export function closeConnection(): void {
+  statements.clear()
+  db?.close()
+  db = undefined
+  dbFile = undefined
+}
+
 /** A cached prepared statement in raw (array-row) mode. */
 export function statement(file: string, sql: string): Statement {
   const conn = connection(file)

@@ -125,9 +125,9 @@ function buildFilter(q: ContentListQuery): Built {
 
 /** Ranked searches keep at most this many rowids; deeper pages (past maxOffset) query directly. */
 const RANKED_CAP = 20_000
-const rankedOrders = new VersionedCache<Int32Array>(200, 2_000_000, (o) => o.length + 1)
+const rankedOrders = new VersionedCache<Int32Array>('search_orders', 200, 2_000_000, (o) => o.length + 1)
 /** Whole pages (rows and total) by query. */
-const pages = new VersionedCache<ContentPage>(2_000, 20_000, (p) => p.rows.length + 1)
+const pages = new VersionedCache<ContentPage>('content_pages', 2_000, 20_000, (p) => p.rows.length + 1)
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',

@@ -7,9 +7,9 @@ import { getConfig } from '../../config'
 import type { EngineOps } from '../engineOps'
 import { newHexId } from '../ids'
 import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
-import { sqliteFileOf, statement } from './connection'
+import { closeConnection, sqliteFileOf, statement } from './connection'
 import { sqliteContentStore } from './contentStore'
-import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, listFollowUpsSqlite } from './followUpOutbox'
+import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
 import { transitionStatusSqlite } from './moderation'
 import { syncSqliteSchema } from './schemaSync'
 import { renameTagSqlite } from './tagRename'
@@ -57,6 +57,8 @@ export const sqliteEngine: EngineOps = {
   completeFollowUp: async (_payload, id, worker, at) => completeFollowUpSqlite(file(), id, worker, at),
   failFollowUp: async (_payload, failure) => failFollowUpSqlite(file(), failure),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(file(), contentId),
+  followUpDepth: async (_payload, now) => followUpDepthSqlite(file(), now),
+  closeOwnConnections: closeConnection,
   versionOf: async (_payload, domain) => sqliteVersionOf(file(), domain),
   // Triggers move the counters in the writing transaction.
   onDomainWrite: async () => undefined,

@@ -6,7 +6,7 @@
  * so of any number of connections or processes exactly one gets a given row.
  */
 import { newHexId } from '../ids'
-import type { ClaimedFollowUp, ClaimRequest, FollowUpFailure, FollowUpKind, FollowUpRow, FollowUpStatus } from '../moderationTypes'
+import type { ClaimedFollowUp, ClaimRequest, FollowUpDepth, FollowUpFailure, FollowUpKind, FollowUpRow, FollowUpStatus } from '../moderationTypes'
 import { connection } from './connection'
 
 type Db = ReturnType<typeof connection>
@@ -122,4 +122,19 @@ export function listFollowUpsSqlite(file: string, contentId: string): FollowUpRo
     nextRunAt: new Date(Number(r.next_run_at)),
     lastError: r.last_error,
   }))
+}
+
+/** Counts by state for the metrics scrape: one pass over the (status, next_run_at) index. */
+export function followUpDepthSqlite(file: string, now: Date): FollowUpDepth {
+  const row = outboxDb(file)
+    .prepare(
+      `SELECT
+         coalesce(sum(status = 'queued' AND (claimed_until IS NULL OR claimed_until < ?)), 0),
+         coalesce(sum(status = 'queued' AND claimed_until >= ?), 0),
+         coalesce(sum(status = 'failed'), 0)
+       FROM raw_follow_ups WHERE status IN ('queued', 'failed')`,
+    )
+    .raw(true)
+    .get(now.getTime(), now.getTime()) as [number, number, number]
+  return { queued: Number(row[0]), running: Number(row[1]), failed: Number(row[2]) }
 }

@@ -82,8 +82,8 @@ function indexOf(sorted: Float64Array, value: number): number {
 }
 
 export function textRanker(get: Get) {
-  const termCache = new VersionedCache<TermScores>(100_000, MAX_CACHED_MATCHES, (t) => t.rowids.length + 1)
-  const recencyCache = new VersionedCache<Recency>(1)
+  const termCache = new VersionedCache<TermScores>('search_terms', 100_000, MAX_CACHED_MATCHES, (t) => t.rowids.length + 1)
+  const recencyCache = new VersionedCache<Recency>('search_recency', 1)
 
   const termScores = (version: string, term: string) =>
     termCache.get(version, term, () => {

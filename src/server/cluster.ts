@@ -1,0 +1,130 @@
+/**
+ * The cluster primary (WEB_CONCURRENCY > 1). It serves no request itself: it forks the
+ * workers (each runs src/server/serve on the shared port; Node's cluster hands connections
+ * out round-robin), restarts one that dies with an exponential backoff, forwards SIGTERM and
+ * SIGINT to the workers and exits once they all have. Besides that it does two small things
+ * only it can do:
+ *
+ * - relays the workers' stdout, whole lines at a time, to its own: several processes writing
+ *   buffered batches to one pipe could otherwise interleave two lines mid-line (a pipe write
+ *   is atomic only up to 4 KiB);
+ * - sums the workers' metrics (prom-client's AggregatorRegistry) for METRICS_PORT and for a
+ *   worker answering /metrics with METRICS_TOKEN.
+ *
+ * The first worker starts alone (schema sync, bootstrap and the demo seed run once, not
+ * racing); the others are forked once it listens.
+ */
+import cluster, { type Worker } from 'node:cluster'
+import type { Server } from 'node:http'
+
+import type { AppConfig } from '../config'
+import { flushLogs, logCrashes, logger, relayLines } from '../logging'
+import { answerMetricsRequests, clusterMetrics } from './clusterMetrics'
+import { METRICS_HOST, metricsServer } from './metricsEndpoint'
+
+const FIRST_BACKOFF_MS = 1000
+const MAX_BACKOFF_MS = 30_000
+/** A worker that ran this long without dying resets the backoff. */
+const STABLE_AFTER_MS = 60_000
+/** After the workers' own shutdown bound: how much longer before they are killed. */
+const KILL_GRACE_MS = 5000
+
+/** Writes a worker's output to ours in whole lines; keeps a partial last line for later. */
+function relayStdout(worker: Worker): void {
+  const stream = worker.process.stdout
+  if (!stream) return
+  let partial = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    const end = chunk.lastIndexOf('\n')
+    if (end === -1) {
+      partial += chunk
+      return
+    }
+    relayLines(partial + chunk.slice(0, end + 1))
+    partial = chunk.slice(end + 1)
+  })
+  stream.on('end', () => {
+    if (partial) relayLines(`${partial}\n`)
+    partial = ''
+  })
+}
+
+export function runPrimary(config: AppConfig): void {
+  logCrashes()
+  const log = logger()
+  const wanted = config.webConcurrency
+  let stopping = false
+  let failures = 0
+  let metricsListener: Server | undefined
+  const startedAt = new Map<Worker, number>()
+
+  // Workers' stdout comes through a pipe to be relayed; stderr and the IPC channel as usual.
+  cluster.setupPrimary({ stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+
+  const fork = (): Worker => {
+    const worker = cluster.fork()
+    startedAt.set(worker, Date.now())
+    relayStdout(worker)
+    answerMetricsRequests(worker)
+    return worker
+  }
+
+  const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
+
+  cluster.once('listening', () => {
+    log.info({ workers: wanted }, 'cluster.first_worker_listening')
+    for (let i = 1; i < wanted; i++) fork()
+  })
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? Date.now())
+    startedAt.delete(worker)
+    if (stopping) {
+      if (alive().length === 0) finish()
+      return
+    }
+    failures = lived >= STABLE_AFTER_MS ? 1 : failures + 1
+    const delayMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1))
+    log.error({ workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'cluster.worker_died')
+    setTimeout(() => {
+      if (!stopping) fork()
+    }, delayMs).unref()
+  })
+
+  const finish = () => {
+    metricsListener?.close()
+    log.info({}, 'server.stopped')
+    flushLogs()
+    process.exit(0)
+  }
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal, workers: alive().length }, 'server.stopping')
+    flushLogs()
+    const workers = alive()
+    if (workers.length === 0) return finish()
+    for (const worker of workers) worker.process.kill(signal)
+    setTimeout(
+      () => {
+        const left = alive()
+        log.error({ workers: left.map((w) => w.process.pid) }, 'cluster.workers_killed')
+        for (const worker of left) worker.process.kill('SIGKILL')
+      },
+      config.shutdownTimeoutSeconds * 1000 + KILL_GRACE_MS,
+    ).unref()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+
+  if (config.metrics.port) {
+    metricsListener = metricsServer(clusterMetrics).listen(config.metrics.port, METRICS_HOST, () =>
+      log.info({ host: METRICS_HOST, port: config.metrics.port }, 'metrics.listening'),
+    )
+  }
+
+  log.info({ workers: wanted, port: config.port }, 'cluster.starting')
+  fork()
+}

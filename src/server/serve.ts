@@ -1,0 +1,105 @@
+/**
+ * One server process (the only one when WEB_CONCURRENCY=1, else a cluster worker): starts
+ * the app, listens, serves /metrics, and on SIGTERM/SIGINT stops gracefully:
+ *
+ * 1. /ready answers 503 (`draining`) and the listener closes: new connections are refused;
+ * 2. requests in flight finish (bounded by SHUTDOWN_TIMEOUT_SECONDS; then their connections
+ *    are cut), idle keep-alive connections are closed, answers carry `Connection: close`;
+ * 3. the follow-up runner finishes the job in hand and claims no more;
+ * 4. the database connections close, `server.stopped` is logged, the logs are flushed, exit 0.
+ */
+import cluster from 'node:cluster'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Payload } from 'payload'
+
+import type { AppConfig } from '../config'
+import { closeDatabase, engine } from '../db/engine'
+import { createAppServer } from '../http/nodeServer'
+import { stopFollowUps } from '../jobs/followUps'
+import { flushLogs, logCrashes, logger } from '../logging'
+import { collectQueueDepth, observeRequest } from '../metrics'
+import { beginDraining } from '../services/readiness'
+import { answerPrimaryScrapes } from './clusterMetrics'
+import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoint'
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+/** What the entry point builds: Payload started, the API handler, and the rest (Next). */
+export type App = { payload: Payload; api: Handler; other: Handler }
+
+const IDLE_SWEEP_MS = 100
+
+export async function serve(config: AppConfig, load: () => Promise<App>): Promise<void> {
+  logCrashes()
+  const log = logger()
+  const app = await load()
+  collectQueueDepth(() => engine().followUpDepth(app.payload, new Date()))
+  if (cluster.isWorker) answerPrimaryScrapes()
+
+  let stopping = false
+  /** While draining, every answer closes its connection, so keep-alive clients go away. */
+  const closingAware =
+    (handler: Handler): Handler =>
+    (req, res) => {
+      if (stopping) res.setHeader('Connection', 'close')
+      handler(req, res)
+    }
+  const server = createAppServer({
+    api: closingAware(app.api),
+    other: closingAware((req, res) => {
+      const started = performance.now()
+      res.once('finish', () => observeRequest('next', res.statusCode, performance.now() - started))
+      app.other(req, res)
+    }),
+    metrics: closingAware(metricsOnMainPort(config.metrics.token)),
+  })
+
+  // In a cluster the primary serves METRICS_PORT for all workers.
+  let metricsListener: Server | undefined
+  if (config.metrics.port && !cluster.isWorker) {
+    metricsListener = metricsServer().listen(config.metrics.port, METRICS_HOST, () =>
+      log.info({ host: METRICS_HOST, port: config.metrics.port }, 'metrics.listening'),
+    )
+  }
+
+  server.listen(config.port, async () => {
+    log.info({ port: config.port }, 'server.listening')
+    flushLogs()
+  })
+
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    beginDraining()
+    // The listener closes first, so once `server.stopping` shows, new connections are refused.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    metricsListener?.close()
+    log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'server.stopping')
+    flushLogs()
+    // server.close() closes idle connections once; a keep-alive one that turns idle later
+    // (its last answer sent) is closed by the next sweep.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS)
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = await Promise.race([
+      closed.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), config.shutdownTimeoutSeconds * 1000))),
+    ])
+    clearInterval(sweep)
+    clearTimeout(timer)
+    if (timedOut) {
+      log.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'server.shutdown_timeout')
+      server.closeAllConnections()
+    }
+    try {
+      await stopFollowUps()
+      await closeDatabase(app.payload)
+    } catch (err) {
+      log.error({ err }, 'server.stop_failed')
+    }
+    log.info({ signal, timedOut }, 'server.stopped')
+    flushLogs()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
