@@ -9,6 +9,7 @@ import { Content } from './collections/Content'
 import { Facets } from './collections/Facets'
 import { Groups } from './collections/Groups'
 import { Media } from './collections/Media'
+import { ModerationEvents } from './collections/ModerationEvents'
 import { Notifications } from './collections/Notifications'
 import { Platforms } from './collections/Platforms'
 import { RefreshTokens } from './collections/RefreshTokens'
@@ -62,6 +63,7 @@ export default buildConfig({
     Content,
     Notifications,
     TagRenames,
+    ModerationEvents,
   ]),
   globals: [Branding],
   db: engine().adapter(config.database),
