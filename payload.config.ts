@@ -37,10 +37,16 @@ export default buildConfig({
     avatar: 'default',
     components: {
       afterNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
+      // The landing page's tiles (pending, decisions chart, top tags, recent activity) above Payload's collection list.
+      beforeDashboard: ['/app/(payload)/admin/_components/Dashboard#Dashboard'],
       views: {
         moderation: {
           Component: '/app/(payload)/admin/_components/ModerationQueueView#ModerationQueueView',
           path: '/moderation',
+        },
+        audit: {
+          Component: '/app/(payload)/admin/_components/AuditLogView#AuditLogView',
+          path: '/audit',
         },
         taxonomy: {
           Component: '/app/(payload)/admin/_components/TaxonomyTreeView#TaxonomyTreeView',
