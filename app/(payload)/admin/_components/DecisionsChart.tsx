@@ -25,7 +25,7 @@ export function DecisionsChart({ days }: { days: DailyDecisions[] }) {
             <title>{`${d.day}: ${d.approved} approved, ${d.rejected} rejected`}</title>
             <rect x={x} y={y(d.approved)} width={bar} height={base - y(d.approved)} fill="#16a34a" />
             <rect x={x + bar + 1} y={y(d.rejected)} width={bar} height={base - y(d.rejected)} fill="#dc2626" />
-            {i % 7 === 0 || i === days.length - 1 ? (
+            {(i % 7 === 0 && i < days.length - 4) || i === days.length - 1 ? (
               <text x={x + bar} y={H - 6} fontSize={10} textAnchor="middle" fill="currentColor">{d.day.slice(5)}</text>
             ) : null}
           </g>

@@ -10,6 +10,9 @@ import { useRouter } from 'next/navigation'
 import React, { useCallback, useEffect, useRef, useState } from 'react'
 
 import type { QueueItem } from '../../../../src/services/moderationQueue'
+import { timeAgo } from './timeAgo'
+
+const cell: React.CSSProperties = { padding: '8px 10px', verticalAlign: 'top' }
 
 async function moderate(id: string, action: 'approve' | 'reject', reason?: string): Promise<string | null> {
   try {
@@ -97,7 +100,7 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
     else if (current) void act([current], 'reject', why)
   }
   const reasonField = (
-    <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
+    <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
       <input
         ref={reasonRef}
         name="rejection-reason"
@@ -110,10 +113,10 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
           if (e.key === 'Escape') setRejecting(null)
         }}
       />
-      <Button size="small" buttonStyle="error" onClick={confirmReject}>
+      <Button size="small" margin={false} buttonStyle="error" onClick={confirmReject}>
         {rejecting === 'bulk' ? `Reject ${selected.size} selected` : 'Confirm reject'}
       </Button>
-      <Button size="small" buttonStyle="secondary" onClick={() => setRejecting(null)}>
+      <Button size="small" margin={false} buttonStyle="secondary" onClick={() => setRejecting(null)}>
         Cancel
       </Button>
     </span>
@@ -133,66 +136,73 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
           <span style={{ opacity: 0.7, fontSize: 12 }}>Keys: j/k move · a approve · r reject · x select</span>
         </div>
       )}
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(280px, 2fr)', gap: 24, alignItems: 'start' }}>
-        <table className="table" style={{ width: '100%' }}>
-          <thead>
-            <tr>
-              {canApprove && <th />}
-              <th>Title</th>
-              <th>Submitter</th>
-              <th>Group</th>
-              <th>Submitted</th>
-              {canApprove && <th>Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, i) => (
-              <tr
-                key={row.id}
-                data-slug={row.slug}
-                aria-selected={row.id === current?.id}
-                className={row.id === current?.id ? 'queue-row queue-row--active' : 'queue-row'}
-                onClick={() => setActive(i)}
-                style={row.id === current?.id ? { outline: '2px solid var(--theme-success-500, #16a34a)', outlineOffset: -2 } : undefined}
-              >
-                {canApprove && (
-                  <td>
-                    <input type="checkbox" aria-label={`Select ${row.title}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
-                  </td>
-                )}
-                <td>
-                  <a href={`/admin/collections/content/${row.id}`}>{row.title}</a>
-                </td>
-                <td>{row.submitter?.email ?? '—'}</td>
-                <td>{row.group ?? '—'}</td>
-                <td>{new Date(row.createdAt).toLocaleString()}</td>
-                {canApprove && (
-                  <td>
-                    {rejecting === 'row' && row.id === current?.id ? (
-                      reasonField
-                    ) : (
-                      <span style={{ display: 'inline-flex', gap: 8 }}>
-                        <Button size="small" onClick={() => void act([row], 'approve')}>
-                          Approve
-                        </Button>
-                        <Button
-                          size="small"
-                          buttonStyle="secondary"
-                          onClick={() => {
-                            setActive(i)
-                            setRejecting('row')
-                          }}
-                        >
-                          Reject
-                        </Button>
-                      </span>
-                    )}
-                  </td>
-                )}
+      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 340px', gap: 24, alignItems: 'start' }}>
+        <div style={{ overflowX: 'auto', minWidth: 0 }}>
+          <table className="queue-table" style={{ width: '100%', borderCollapse: 'collapse' }}>
+            <thead>
+              <tr style={{ textAlign: 'left' }}>
+                {canApprove && <th style={cell} />}
+                <th style={cell}>Title</th>
+                <th style={cell}>Submitted</th>
+                {canApprove && <th style={cell}>Actions</th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row, i) => (
+                <tr
+                  key={row.id}
+                  data-slug={row.slug}
+                  aria-selected={row.id === current?.id}
+                  className={row.id === current?.id ? 'queue-row queue-row--active' : 'queue-row'}
+                  onClick={() => setActive(i)}
+                  style={{
+                    borderTop: '1px solid var(--theme-elevation-100)',
+                    background: row.id === current?.id ? 'var(--theme-elevation-100)' : undefined,
+                    boxShadow: row.id === current?.id ? 'inset 3px 0 0 #16a34a' : undefined,
+                  }}
+                >
+                  {canApprove && (
+                    <td style={cell}>
+                      <input type="checkbox" aria-label={`Select ${row.title}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
+                    </td>
+                  )}
+                  <td style={cell}>
+                    <a href={`/admin/collections/content/${row.id}`}>{row.title}</a>
+                    <div style={{ fontSize: 12, opacity: 0.7 }}>{[row.group, row.platform, ...row.tagSlugs].filter(Boolean).join(' · ') || '—'}</div>
+                  </td>
+                  <td style={{ ...cell, fontSize: 13 }}>
+                    {row.submitter?.email ?? '—'}
+                    <div style={{ opacity: 0.7 }}>{timeAgo(row.createdAt)} ago</div>
+                  </td>
+                  {canApprove && (
+                    <td style={{ ...cell, whiteSpace: 'nowrap' }}>
+                      {rejecting === 'row' && row.id === current?.id ? (
+                        reasonField
+                      ) : (
+                        <span style={{ display: 'inline-flex', gap: 8 }}>
+                          <Button size="small" margin={false} onClick={() => void act([row], 'approve')}>
+                            Approve
+                          </Button>
+                          <Button
+                            size="small"
+                            margin={false}
+                            buttonStyle="secondary"
+                            onClick={() => {
+                              setActive(i)
+                              setRejecting('row')
+                            }}
+                          >
+                            Reject
+                          </Button>
+                        </span>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {current && (
           <aside className="queue-preview" data-slug={current.slug} style={{ border: '1px solid var(--theme-elevation-150)', borderRadius: 6, padding: 16, position: 'sticky', top: 16 }}>
             <h3 style={{ marginTop: 0 }}>{current.title}</h3>
