@@ -9,6 +9,7 @@ import { Content } from './collections/Content'
 import { Facets } from './collections/Facets'
 import { Groups } from './collections/Groups'
 import { Media } from './collections/Media'
+import { ModerationEvents } from './collections/ModerationEvents'
 import { Notifications } from './collections/Notifications'
 import { Platforms } from './collections/Platforms'
 import { RefreshTokens } from './collections/RefreshTokens'
@@ -36,10 +37,16 @@ export default buildConfig({
     avatar: 'default',
     components: {
       afterNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
+      // The landing page's tiles (pending, decisions chart, top tags, recent activity) above Payload's collection list.
+      beforeDashboard: ['/app/(payload)/admin/_components/Dashboard#Dashboard'],
       views: {
         moderation: {
           Component: '/app/(payload)/admin/_components/ModerationQueueView#ModerationQueueView',
           path: '/moderation',
+        },
+        audit: {
+          Component: '/app/(payload)/admin/_components/AuditLogView#AuditLogView',
+          path: '/audit',
         },
         taxonomy: {
           Component: '/app/(payload)/admin/_components/TaxonomyTreeView#TaxonomyTreeView',
@@ -62,6 +69,7 @@ export default buildConfig({
     Content,
     Notifications,
     TagRenames,
+    ModerationEvents,
   ]),
   globals: [Branding],
   db: engine().adapter(config.database),

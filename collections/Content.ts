@@ -84,6 +84,12 @@ export const Content: CollectionConfig = {
       admin: { position: 'sidebar', components: { Field: '/app/(payload)/admin/_components/ContentModerationActions#ContentModerationActions' } },
     },
     {
+      // The item's audit trail (read-only), from the moderation-events collection.
+      name: 'moderationHistory',
+      type: 'ui',
+      admin: { position: 'sidebar', components: { Field: '/app/(payload)/admin/_components/ContentModerationHistory#ContentModerationHistory' } },
+    },
+    {
       name: 'status',
       type: 'select',
       required: true,

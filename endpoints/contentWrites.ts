@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { rateLimit } from '../src/services/rateLimit'
-import { approveContent, rejectContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
+import { approveContent, rejectContent, restoreContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { contentUrlField } from '../src/urlPolicy'
 
@@ -53,5 +53,13 @@ export const deleteContentRoute = defineRoute({
   method: 'delete',
   path: '/content/:slug',
   permissions: ['content.delete'],
-  handler: async ({ req, params }) => ({ data: await softDeleteContent(req.payload, params.slug!) }),
+  handler: async ({ req, params, user }) => ({ data: await softDeleteContent(req.payload, params.slug!, user) }),
+})
+
+/** Undoes a soft delete (the same permission as the delete); recorded in the audit trail. */
+export const restoreContentRoute = defineRoute({
+  method: 'post',
+  path: '/content/:slug/restore',
+  permissions: ['content.delete'],
+  handler: async ({ req, params, user }) => ({ data: await restoreContent(req.payload, params.slug!, user) }),
 })

@@ -3,9 +3,10 @@ import { createDispatcher } from '../src/api/router'
 import { authRoutes } from './auth'
 import { catalog } from './catalog'
 import { getContentRoute, listContentRoute, relatedContentRoute } from './content'
-import { approveContentRoute, deleteContentRoute, rejectContentRoute, submitContentRoute } from './contentWrites'
+import { approveContentRoute, deleteContentRoute, rejectContentRoute, restoreContentRoute, submitContentRoute } from './contentWrites'
 import { health, ready } from './health'
 import { meta } from './meta'
+import { moderationEventsRoute } from './moderationEvents'
 import { roleRoutes } from './roles'
 import { suggestSlugRoute } from './slug'
 import { taxonomyWriteRoutes } from './taxonomyWrites'
@@ -26,6 +27,8 @@ export const routes: RouteSpec[] = [
   approveContentRoute,
   rejectContentRoute,
   deleteContentRoute,
+  restoreContentRoute,
+  moderationEventsRoute,
   listTagsRoute,
   getTagRoute,
   createTagRoute,

@@ -77,11 +77,11 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       method: 'post',
       path: `${base}/:${param}/rename`,
       permissions: renamePermissions,
-      handler: async ({ req, params, body }) => {
+      handler: async ({ req, params, body, user }) => {
         const { newSlug } = parseWith(renameBody, await body())
         const parent = await parentOf(req.payload, kind, params)
         const doc = await findNode(req.payload, kind, params[param]!, parent?.id)
-        return { data: await renameNode(req.payload, kind, doc, newSlug, parent) }
+        return { data: await renameNode(req.payload, kind, doc, newSlug, parent, user) }
       },
     }),
   ]

@@ -23,7 +23,8 @@ export type ContentRecord = {
   updatedAt: string
 }
 
-export type ContentSort = 'newest' | 'oldest' | 'alpha' | 'relevance'
+/** newest/oldest by approval; submittedNewest/submittedOldest by submission (the moderation queue). */
+export type ContentSort = 'newest' | 'oldest' | 'alpha' | 'relevance' | 'submittedNewest' | 'submittedOldest'
 
 /** Filters, already resolved to ids. Arrays are never empty (the service short-circuits). */
 export type ContentFilter = {
@@ -39,6 +40,10 @@ export type ContentFilter = {
   approvedSince?: string
   /** The normalised URL (src/urlNormalize.ts): items stored under this key. */
   urlKey?: string
+  /** The submitter's user id (the moderation queue). */
+  submittedBy?: string
+  /** ISO timestamp: createdAt <= this (the queue's "older than" filter). */
+  createdBefore?: string
 }
 
 export type ContentListQuery = ContentFilter & {

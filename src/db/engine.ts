@@ -29,6 +29,8 @@ export type {
   StatusTransition,
 } from './moderationTypes'
 export { FOLLOW_UP_KINDS } from './moderationTypes'
+export type { ModerationAction, ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from './moderationEventTypes'
+export { MODERATION_ACTIONS } from './moderationEventTypes'
 
 const ENGINES: Record<Engine, EngineOps> = { sqlite: sqliteEngine, mongodb: mongoEngine }
 

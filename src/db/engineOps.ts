@@ -8,6 +8,7 @@ import type { CollectionConfig, DatabaseAdapterObj, Payload, PayloadRequest } fr
 import type { AppConfig } from '../config'
 import type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 import type { ContentStore } from './contentTypes'
+import type { RecordedUpdate, RecordedUpdateResult } from './moderationEventTypes'
 import type { ClaimedFollowUp, ClaimRequest, FollowUpDepth, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
 import type { Domain } from './versionDomains'
@@ -29,8 +30,10 @@ export type EngineOps = {
   claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date, successor?: GraceSuccessor): Promise<ClaimResult>
   hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit>
   renameTag(payload: Payload, input: TagRenameInput): Promise<TagRenameResult>
-  /** The guarded status move and its follow-up jobs, in one transaction. */
+  /** The guarded status move, its follow-up jobs and its audit event, in one transaction. */
   transitionStatus(payload: Payload, t: StatusTransition): Promise<boolean>
+  /** A guarded one-document update (soft delete, restore, taxonomy rename) and its audit event, in one transaction. */
+  recordedUpdate(payload: Payload, u: RecordedUpdate): Promise<RecordedUpdateResult>
   /** The follow-up outbox: an atomic claim of one due job, then done or failed by its claimer. */
   claimFollowUp(payload: Payload, claim: ClaimRequest): Promise<ClaimedFollowUp | null>
   completeFollowUp(payload: Payload, id: string, worker: string, at: Date): Promise<boolean>

@@ -1,3 +1,5 @@
+import type { ModerationEventInput } from './moderationEventTypes'
+
 /** A status move that happens only if the item is still in the expected state. */
 export type StatusTransition = {
   id: string
@@ -8,6 +10,10 @@ export type StatusTransition = {
   rejectionReason: string | null
   /** Follow-up jobs queued in the same transaction as the move (none if the move fails). */
   followUps: FollowUpKind[]
+  /** The audit event, written in the move's transaction (target: this content item). */
+  event: Omit<ModerationEventInput, 'targetCollection' | 'targetId'>
+  /** Test seam: runs inside the transaction after the move and its event; a throw rolls all back. */
+  afterMove?: () => void
 }
 
 /** The follow-up work a moderation decision can queue; one job per (item, kind) at most. */

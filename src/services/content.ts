@@ -92,6 +92,8 @@ export async function listContent(
     tags: p.tags,
     ...resolved,
     ...(p.urlKey !== undefined ? { urlKey: p.urlKey } : {}),
+    submittedBy: p.submittedBy,
+    createdBefore: p.createdBefore,
     // Whole minutes: the window moves once a minute, so repeated requests share a cached total.
     approvedSince: hours ? new Date(Math.floor(now.getTime() / 60_000) * 60_000 - hours * 3_600_000).toISOString() : undefined,
     sort: p.sort,

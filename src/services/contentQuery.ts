@@ -4,6 +4,7 @@
  * status permission check (403) lives in the content service.
  */
 import { getConfig } from '../config'
+import type { ContentSort } from '../db/engine'
 import { ApiError, validationFailed, type FieldProblem } from '../errors'
 import { hasControlCharacters, TEXT_LIMITS, textLength } from '../text'
 import { SLUG_PATTERN } from '../slug'
@@ -25,13 +26,16 @@ export type ListParams = {
   channel?: string
   platforms?: string[]
   period: Period
-  sort: (typeof LIST_SORTS)[number] | 'relevance'
+  sort: ContentSort
   status: (typeof STATUS_FILTERS)[number]
   offset: number
   limit: number
   estimate: boolean
   /** ?url=: the normalised key of an absolute http(s) URL ("already submitted?"). */
   urlKey?: string
+  /** Queue-only filters (not read from the public query). */
+  submittedBy?: string
+  createdBefore?: string
 }
 
 /** offset/limit for every paginated list: integers in range, else 400 pagination.invalid. */

@@ -120,11 +120,16 @@ async function moderatable(payload: Payload, slug: string): Promise<ContentRecor
   return record
 }
 
+/** Test seam: runs inside the move's transaction after the move and its audit event; a throw rolls both back. */
+export type MoveOptions = { afterMove?: () => void }
+
 async function move(
   payload: Payload,
   slug: string,
   to: 'approved' | 'rejected',
   reason: string | null,
+  actor: AuthUser | null,
+  options: MoveOptions = {},
 ): Promise<ContentRecord> {
   const record = await moderatable(payload, slug)
   const now = new Date()
@@ -139,6 +144,17 @@ async function move(
       rejectionReason: to === 'rejected' ? reason : null,
       // Queued in the move's own transaction: a crash after the commit cannot lose them.
       followUps: to === 'approved' ? ['thumbnail', 'notify.approved'] : ['notify.rejected'],
+      // The audit trail: written in the same transaction as the move.
+      event: {
+        actorId: actor?.id ?? null,
+        action: to === 'approved' ? 'approve' : 'reject',
+        targetSlug: record.slug,
+        stateBefore: 'pending',
+        stateAfter: to,
+        reason: to === 'rejected' ? reason : null,
+        at: now,
+      },
+      afterMove: options.afterMove,
     }))
   if (!moved) {
     const current = (await engine().contentStore(payload).contentBySlug(slug))?.status ?? record.status
@@ -153,8 +169,13 @@ async function move(
  * pending → approved. The follow-ups (thumbnail, notification) are queued with the move and
  * run later by a runner (src/jobs); the event only wakes this process's runner.
  */
-export async function approveContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<ContentDto> {
-  const record = await move(payload, slug, 'approved', null)
+export async function approveContent(
+  payload: Payload,
+  slug: string,
+  actor: AuthUser | null,
+  options: MoveOptions = {},
+): Promise<ContentDto> {
+  const record = await move(payload, slug, 'approved', null, actor, options)
   emit('content.approved', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null })
   return toContentDto(record, await getTaxonomy(payload))
 }
@@ -165,20 +186,47 @@ export async function rejectContent(
   slug: string,
   reason: string | null,
   actor: AuthUser | null,
+  options: MoveOptions = {},
 ): Promise<ContentDto> {
-  const record = await move(payload, slug, 'rejected', reason)
+  const record = await move(payload, slug, 'rejected', reason, actor, options)
   emit('content.rejected', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null, reason })
   return toContentDto(record, await getTaxonomy(payload))
 }
 
-/** Soft delete: isActive=false. Idempotent. Content is never removed. */
-export async function softDeleteContent(payload: Payload, slug: string): Promise<{ deleted: true; id: string }> {
+/** isActive from `from` to `to`, with its audit event, in one transaction; false when it already was `to`. */
+async function setActive(payload: Payload, record: ContentRecord, to: boolean, actor: AuthUser | null): Promise<boolean> {
+  const result = await engine().recordedUpdate(payload, {
+    collection: 'content',
+    id: record.id,
+    expect: { isActive: !to },
+    set: { isActive: to },
+    domain: 'content',
+    event: {
+      actorId: actor?.id ?? null,
+      action: to ? 'restore' : 'delete',
+      targetSlug: record.slug,
+      stateBefore: to ? 'deleted' : 'active',
+      stateAfter: to ? 'active' : 'deleted',
+      reason: null,
+      at: new Date(),
+    },
+  })
+  return result === 'updated'
+}
+
+/** Soft delete: isActive=false, recorded in the audit trail. Idempotent. Content is never removed. */
+export async function softDeleteContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<{ deleted: true; id: string }> {
   const record = await engine().contentStore(payload).contentBySlug(slug)
   if (!record) throw notFound()
-  if (record.isActive) {
-    await engine().withTransientRetry(() =>
-      payload.update({ collection: 'content', id: record.id, data: { isActive: false }, overrideAccess: true, context: WORKFLOW_CONTEXT }),
-    )
-  }
+  if (record.isActive) await setActive(payload, record, false, actor)
   return { deleted: true, id: record.id }
+}
+
+/** Undoes a soft delete: isActive=true, recorded in the audit trail. Idempotent. */
+export async function restoreContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<ContentDto> {
+  const store = engine().contentStore(payload)
+  const record = await store.contentBySlug(slug)
+  if (!record) throw notFound()
+  if (!record.isActive) await setActive(payload, record, true, actor)
+  return toContentDto((await store.contentBySlug(slug))!, await getTaxonomy(payload))
 }

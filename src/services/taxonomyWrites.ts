@@ -7,6 +7,8 @@
  */
 import type { Payload } from 'payload'
 
+import type { AuthUser } from '../../access/guards'
+import { engine } from '../db/engine'
 import { ApiError } from '../errors'
 import { assertSlug } from '../slug'
 import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
@@ -113,26 +115,43 @@ export async function updateNode(
   return toDto(kind, updated as unknown as Doc, parentKey)
 }
 
+/**
+ * The key changes with its audit event in one transaction (the engine's recorded update,
+ * guarded on the old key); the write moves the taxonomy change counter, which the caches key on.
+ */
 export async function renameNode(
   payload: Payload,
   kind: TaxonomyKind,
   doc: Doc,
   newKey: string,
-  parent?: { id: string; key: string },
+  parent: { id: string; key: string } | undefined,
+  actor: AuthUser | null,
 ): Promise<TaxonomyNodeDto> {
   const spec = KINDS[kind]
   assertSlug(newKey, 'newSlug')
-  if (newKey !== doc[spec.keyField]) await assertFree(payload, kind, newKey, parent?.id)
-  const updated = await guarded(kind, newKey, () =>
-    payload.update({
-      collection: spec.collection,
-      id: doc.id,
-      data: { [spec.keyField]: newKey } as never,
-      overrideAccess: true,
-      context: WORKFLOW_CONTEXT,
-    }),
-  )
-  return toDto(kind, updated as unknown as Doc, parent?.key)
+  const oldKey = String(doc[spec.keyField])
+  if (newKey === oldKey) return toDto(kind, doc, parent?.key)
+  await assertFree(payload, kind, newKey, parent?.id)
+  const taken = () => new ApiError(409, 'slug.conflict', `The ${spec.keyField} "${newKey}" is already in use.`, { slug: newKey, entity: kind })
+  const result = await engine().recordedUpdate(payload, {
+    collection: spec.collection,
+    id: String(doc.id),
+    expect: { [spec.keyField]: oldKey },
+    set: { [spec.keyField]: newKey },
+    domain: 'taxonomy',
+    event: {
+      actorId: actor?.id ?? null,
+      action: 'taxonomy.rename',
+      targetSlug: newKey,
+      stateBefore: oldKey,
+      stateAfter: newKey,
+      reason: kind,
+      at: new Date(),
+    },
+  })
+  if (result === 'taken') throw taken()
+  if (result === 'unchanged') throw notFoundError(kind)
+  return toDto(kind, await findNode(payload, kind, newKey, parent?.id), parent?.key)
 }
 
 const RENAME_ROUTES: Record<TaxonomyKind, string> = {

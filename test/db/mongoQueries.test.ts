@@ -195,7 +195,8 @@ describe('related, tags, usage, rename, transitions, claims, counters', () => {
   })
   it('transition is guarded by the current status', () => {
     const at = new Date('2024-01-01T00:00:00Z')
-    const t = { id: A, from: 'pending' as const, to: 'approved' as const, at, approvedAt: at, rejectionReason: null, followUps: [] }
+    const t = { id: A, from: 'pending' as const, to: 'approved' as const, at, approvedAt: at, rejectionReason: null, followUps: [],
+      event: { actorId: null, action: 'approve' as const, targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at } }
     expect(transitionFilter(t)).toEqual({ _id: new ObjectId(A), status: 'pending' })
     expect(transitionUpdate(t)).toEqual({ $set: { status: 'approved', approvedAt: at, rejectionReason: null, updatedAt: at } })
   })

@@ -121,7 +121,11 @@ describe('every store function reaches its first driver call', () => {
     failsAtTheDriver(() => engine.engine().renameTag(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
   it('engine: transitionContentStatus', () =>
     failsAtTheDriver(() =>
-      engine.engine().transitionStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'] }),
+      engine.engine().transitionStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'], event: { actorId: ID, action: 'approve', targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at: new Date() } }),
+    ))
+  it('engine: recordedUpdate', () =>
+    failsAtTheDriver(() =>
+      engine.engine().recordedUpdate(payload, { collection: 'content', id: ID, expect: { isActive: true }, set: { isActive: false }, domain: 'content', event: { actorId: ID, action: 'delete', targetSlug: 's', stateBefore: 'active', stateAfter: 'deleted', reason: null, at: new Date() } }),
     ))
   it('engine: claimFollowUp', () =>
     failsAtTheDriver(() => engine.engine().claimFollowUp(payload, { worker: 'w', now: new Date(), leaseMs: 1000 })))

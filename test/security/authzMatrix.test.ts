@@ -57,6 +57,8 @@ const API: Record<string, ApiGate> = {
   'POST /content/:slug/approve': holders('content.approve'),
   'POST /content/:slug/reject': holders('content.approve'),
   'DELETE /content/:slug': holders('content.delete'),
+  'POST /content/:slug/restore': holders('content.delete'),
+  'GET /moderation/events': holders('content.moderate'),
   'GET /tags': PUBLIC,
   'GET /tags/:slug': PUBLIC,
   'POST /tags': holders('tag.manage'),
@@ -134,6 +136,8 @@ const COLLECTIONS: Record<string, Record<CollectionOp, RestGate>> = {
   },
   notifications: readOnlyFor('user.manage'),
   'tag-renames': readOnlyFor('tag.manage'),
+  // The moderation audit trail: written by the engines only, never edited or deleted.
+  'moderation-events': readOnlyFor('content.moderate'),
   // Payload's internals: the key-value store is server-only. (No payload-jobs: follow-ups
   // use the service's own outbox, which no REST route reaches.)
   'payload-kv': closed,

@@ -44,6 +44,8 @@ export function contentFilter(q: ContentListQuery): Filter<ContentDoc> {
   if (q.statuses !== 'all') f.status = { $in: q.statuses }
   if (!q.includeInactive) f.isActive = true
   if (q.approvedSince) f.approvedAt = { $gte: new Date(q.approvedSince) }
+  if (q.submittedBy) f.submittedBy = { $in: oids([q.submittedBy]) }
+  if (q.createdBefore) f.createdAt = { $lte: new Date(q.createdBefore) }
   if (q.groupIds) f.group = { $in: oids(q.groupIds) }
   if (q.channelIds) f.channel = { $in: oids(q.channelIds) }
   if (q.platformIds) f.platform = { $in: oids(q.platformIds) }
@@ -82,6 +84,8 @@ const SORTS: Record<ContentSort, Sort> = {
   newest: { approvedAt: -1, _id: -1 },
   oldest: { approvedAt: 1, _id: 1 },
   alpha: { title: 1, _id: 1 },
+  submittedNewest: { createdAt: -1, _id: -1 },
+  submittedOldest: { createdAt: 1, _id: 1 },
   relevance: { score: TEXT_SCORE, approvedAt: -1, _id: -1 },
 }
 

@@ -7,6 +7,7 @@ import { mongoContentStore } from './contentStore'
 import { ensurePayloadIndexes } from './indexes'
 import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'
 import { transitionStatusMongo } from './moderation'
+import { recordedUpdateMongo } from './moderationEvents'
 import { nativeDb } from './native'
 import { withTransientRetry } from './retry'
 import { renameTagMongo } from './tagRename'
@@ -35,6 +36,7 @@ export const mongoEngine: EngineOps = {
   hitRateLimit: hitRateLimitMongo,
   renameTag: renameTagMongo,
   transitionStatus: transitionStatusMongo,
+  recordedUpdate: recordedUpdateMongo,
   claimFollowUp: claimFollowUpMongo,
   completeFollowUp: completeFollowUpMongo,
   failFollowUp: failFollowUpMongo,

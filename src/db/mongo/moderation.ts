@@ -8,6 +8,7 @@ import type { Payload } from 'payload'
 import type { StatusTransition } from '../moderationTypes'
 import type { ContentDoc } from './documents'
 import { enqueueFollowUpsMongo, prepareOutbox } from './followUpOutbox'
+import { insertModerationEventMongo } from './moderationEvents'
 import { nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { bumpVersion } from './versions'
@@ -19,11 +20,14 @@ export const transitionUpdate = (t: StatusTransition): UpdateFilter<ContentDoc> 
 
 export async function transitionStatusMongo(payload: Payload, t: StatusTransition): Promise<boolean> {
   await prepareOutbox(nativeDb(payload))
-  return inTransaction(payload, async ({ session, db }) => {
+  return inTransaction(payload, async (tx) => {
+    const { session, db } = tx
     const result = await payloadCollection<ContentDoc>(payload, 'content').updateOne(transitionFilter(t), transitionUpdate(t), { session })
     if (result.modifiedCount !== 1) return false
     await bumpVersion(db, 'content', session)
     await enqueueFollowUpsMongo(db, t.id, t.followUps, t.at, session)
+    await insertModerationEventMongo(payload, tx, { ...t.event, targetCollection: 'content', targetId: t.id })
+    t.afterMove?.()
     return true
   })
 }

@@ -11,6 +11,7 @@ import { ValidationError, type Payload } from 'payload'
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
 import { renameInContent } from './contentQueries'
 import type { ContentDoc } from './documents'
+import { insertModerationEventMongo } from './moderationEvents'
 import { payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { bumpVersion } from './versions'
@@ -32,7 +33,8 @@ export function isDuplicateSlug(err: unknown): boolean {
 
 export async function renameTagMongo(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {
   try {
-    return await inTransaction(payload, async ({ session, req, db }) => {
+    return await inTransaction(payload, async (tx) => {
+      const { session, req, db } = tx
       const tag = await payload.db.findOne({ collection: 'tags', where: { slug: { equals: input.oldSlug } }, req })
       if (!tag) throw new Outcome({ outcome: 'not_found' })
       const taken = await payload.db.findOne({ collection: 'tags', where: { slug: { equals: input.newSlug } }, req })
@@ -54,6 +56,18 @@ export async function renameTagMongo(payload: Payload, input: TagRenameInput): P
           at: input.at.toISOString(),
         },
         req,
+      })
+      const count = updated.modifiedCount
+      await insertModerationEventMongo(payload, tx, {
+        actorId: input.actorId,
+        action: 'tag.rename',
+        targetCollection: 'tags',
+        targetId: String(tag.id),
+        targetSlug: input.newSlug,
+        stateBefore: input.oldSlug,
+        stateAfter: input.newSlug,
+        reason: `${count} content item${count === 1 ? '' : 's'} followed`,
+        at: input.at,
       })
       await bumpVersion(db, 'taxonomy', session)
       if (updated.modifiedCount > 0) await bumpVersion(db, 'content', session)

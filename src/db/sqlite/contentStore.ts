@@ -76,7 +76,7 @@ const isPublicView = (q: ContentListQuery) =>
 
 /** Any filter besides the text terms and the public view. */
 const hasOtherFilters = (q: ContentListQuery) =>
-  !!(q.text?.shortTerms.length || q.approvedSince || q.groupIds || q.channelIds || q.platformIds || q.tags || q.urlKey !== undefined)
+  !!(q.text?.shortTerms.length || q.approvedSince || q.submittedBy || q.createdBefore || q.groupIds || q.channelIds || q.platformIds || q.tags || q.urlKey !== undefined)
 
 function buildFilter(q: ContentListQuery): Built {
   const where: string[] = []
@@ -106,6 +106,14 @@ function buildFilter(q: ContentListQuery): Built {
     where.push('c.url_key = ?')
     args.push(q.urlKey)
   }
+  if (q.submittedBy) {
+    where.push('c.submitted_by_id = ?')
+    args.push(q.submittedBy)
+  }
+  if (q.createdBefore) {
+    where.push('c.created_at <= ?')
+    args.push(q.createdBefore)
+  }
   for (const [column, ids] of [
     ['c.group_id', q.groupIds],
     ['c.channel_id', q.channelIds],
@@ -133,6 +141,8 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',
   oldest: 'c.approved_at ASC, c.id ASC',
   alpha: 'c.title ASC, c.id ASC',
+  submittedNewest: 'c.created_at DESC, c.id DESC',
+  submittedOldest: 'c.created_at ASC, c.id ASC',
   relevance: 'f.rank, c.approved_at DESC, c.id DESC',
 }
 

@@ -12,6 +12,7 @@ import { sqliteContentStore } from './contentStore'
 import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
 import { transitionStatusSqlite } from './moderation'
 import { syncSqliteSchema } from './schemaSync'
+import { recordedUpdateSqlite } from './moderationEvents'
 import { renameTagSqlite } from './tagRename'
 import { sqliteVersionOf } from './versions'
 
@@ -53,6 +54,7 @@ export const sqliteEngine: EngineOps = {
   hitRateLimit: async (_payload, key, points, durationSeconds) => hitRateLimitSqlite(file(), key, points, durationSeconds),
   renameTag: async (_payload, input) => renameTagSqlite(file(), input),
   transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),
+  recordedUpdate: async (_payload, u) => recordedUpdateSqlite(file(), u),
   claimFollowUp: async (_payload, claim) => claimFollowUpSqlite(file(), claim),
   completeFollowUp: async (_payload, id, worker, at) => completeFollowUpSqlite(file(), id, worker, at),
   failFollowUp: async (_payload, failure) => failFollowUpSqlite(file(), failure),

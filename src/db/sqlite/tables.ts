@@ -8,6 +8,7 @@ export const TABLES = {
   content: 'content',
   tags: 'tags',
   tagRenames: 'tag_renames',
+  moderationEvents: 'moderation_events',
   refreshTokens: 'refresh_tokens',
   notifications: 'notifications',
   media: 'media',

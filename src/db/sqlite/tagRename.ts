@@ -1,6 +1,6 @@
 /**
  * Tag rename on SQLite: one synchronous transaction on the service's connection, so the tag,
- * every content item's tag_slugs and the audit row change together or not at all.
+ * every content item's tag_slugs, the rename audit row and the moderation event change together or not at all.
  */
 import { newHexId } from '../ids'
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
@@ -8,6 +8,7 @@ import { connection } from './connection'
 import { TABLES } from './tables'
 
 const { tags, content, tagRenames } = TABLES
+import { insertModerationEventSqlite } from './moderationEvents'
 
 export function renameTagSqlite(file: string, input: TagRenameInput): TagRenameResult {
   const db = connection(file)
@@ -33,6 +34,17 @@ export function renameTagSqlite(file: string, input: TagRenameInput): TagRenameR
       `INSERT INTO "${tagRenames}" (id, actor_id, old_slug, new_slug, content_count, at, updated_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(newHexId(), input.actorId, input.oldSlug, input.newSlug, contentCount, now, now, now)
+    insertModerationEventSqlite(db, {
+      actorId: input.actorId,
+      action: 'tag.rename',
+      targetCollection: 'tags',
+      targetId: tag.id,
+      targetSlug: input.newSlug,
+      stateBefore: input.oldSlug,
+      stateAfter: input.newSlug,
+      reason: `${contentCount} content item${contentCount === 1 ? '' : 's'} followed`,
+      at: input.at,
+    })
     return { outcome: 'renamed', contentCount }
   })
   return run.immediate()

@@ -16,6 +16,11 @@ export function ConsoleNavLinks() {
           <span className="nav__link-label">Moderation queue</span>
         </Link>
       )}
+      {held.includes('content.moderate') && (
+        <Link href="/admin/audit" className="nav__link" id="nav-audit">
+          <span className="nav__link-label">Audit log</span>
+        </Link>
+      )}
       {held.includes('catalog.manage') && (
         <Link href="/admin/taxonomy" className="nav__link" id="nav-taxonomy">
           <span className="nav__link-label">Taxonomy tree</span>

@@ -21,10 +21,11 @@ export function ContentModerationActions() {
   const permissions = permissionsOfUser(user as never)
   const canModerate = status === 'pending' && isActive !== false && permissions.includes('content.approve')
   const canDelete = isActive !== false && permissions.includes('content.delete')
-  if (!id || (!canModerate && !canDelete)) return null
+  const canRestore = isActive === false && permissions.includes('content.delete')
+  if (!id || (!canModerate && !canDelete && !canRestore)) return null
 
-  const done = { approve: 'Approved.', reject: 'Rejected.', delete: 'Deleted (hidden; the record is kept).' }
-  const act = async (action: 'approve' | 'reject' | 'delete') => {
+  const done = { approve: 'Approved.', reject: 'Rejected.', delete: 'Deleted (hidden; the record is kept).', restore: 'Restored.' }
+  const act = async (action: 'approve' | 'reject' | 'delete' | 'restore') => {
     if (action === 'delete' && !window.confirm('Delete this item? It is hidden from every list; the record is kept.')) return
     setBusy(true)
     try {
@@ -62,6 +63,11 @@ export function ContentModerationActions() {
         {canDelete && (
           <Button size="small" buttonStyle="error" disabled={busy} onClick={() => void act('delete')}>
             Delete
+          </Button>
+        )}
+        {canRestore && (
+          <Button size="small" buttonStyle="secondary" disabled={busy} onClick={() => void act('restore')}>
+            Restore
           </Button>
         )}
       </div>

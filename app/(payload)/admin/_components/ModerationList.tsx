@@ -1,51 +1,73 @@
 'use client'
-/** The queue's rows and actions. Each action posts to /api/content/moderation/<id>/<action>. */
+/**
+ * The queue's rows, preview pane and actions. Keyboard: j/k move, a approve, r reject (the
+ * reason field takes focus; Enter confirms, Escape cancels), x select. Actions are optimistic:
+ * the row leaves at once and comes back, with an error, if the server refuses. Each action
+ * posts to /api/content/moderation/<id>/<action> (the same services as the API).
+ */
 import { Button, toast } from '@payloadcms/ui'
 import { useRouter } from 'next/navigation'
-import React, { useState } from 'react'
+import React, { useCallback, useEffect, useRef, useState } from 'react'
 
-export type QueueRow = {
-  id: string
-  slug: string
-  title: string
-  url: string
-  submittedBy: string | null
-  tags: string[]
-  group: string | null
-  createdAt: string
-}
+import type { QueueItem } from '../../../../src/services/moderationQueue'
+import { timeAgo } from './timeAgo'
 
-async function moderate(id: string, action: 'approve' | 'reject', reason?: string): Promise<boolean> {
-  const res = await fetch(`/api/content/moderation/${id}/${action}`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(reason ? { reason } : {}),
-  })
-  const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } }
-  if (!res.ok) toast.error(body.error?.message ?? `Could not ${action} this item.`)
-  return res.ok
-}
+const cell: React.CSSProperties = { padding: '8px 10px', verticalAlign: 'top' }
 
-export function ModerationList({ rows, canApprove }: { rows: QueueRow[]; canApprove: boolean }) {
-  const router = useRouter()
-  const [selected, setSelected] = useState<Set<string>>(new Set())
-  const [rejecting, setRejecting] = useState<string | null>(null)
-  const [reason, setReason] = useState('')
-  const [busy, setBusy] = useState(false)
-
-  const run = async (work: () => Promise<unknown>) => {
-    setBusy(true)
-    try {
-      await work()
-    } finally {
-      setBusy(false)
-      setSelected(new Set())
-      router.refresh()
-    }
+async function moderate(id: string, action: 'approve' | 'reject', reason?: string): Promise<string | null> {
+  try {
+    const res = await fetch(`/api/content/moderation/${id}/${action}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(reason ? { reason } : {}),
+    })
+    if (res.ok) return null
+    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } }
+    return body.error?.message ?? `Could not ${action} this item (${res.status}).`
+  } catch {
+    return `Could not ${action} this item (network error).`
   }
+}
 
-  if (rows.length === 0) return <p className="moderation-empty">Nothing is waiting for review.</p>
+const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)
+
+export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[]; canApprove: boolean }) {
+  const router = useRouter()
+  const [rows, setRows] = useState(initial)
+  const [active, setActive] = useState(0)
+  const [selected, setSelected] = useState<Set<string>>(new Set())
+  const [rejecting, setRejecting] = useState<'row' | 'bulk' | null>(null)
+  const [reason, setReason] = useState('')
+  const reasonRef = useRef<HTMLInputElement>(null)
+  useEffect(() => setRows(initial), [initial])
+  useEffect(() => {
+    if (rejecting) reasonRef.current?.focus()
+  }, [rejecting])
+  const current = rows[Math.min(active, rows.length - 1)]
+
+  /** Optimistic: the rows leave now; any the server refuses come back in place, with the error. */
+  const act = useCallback(
+    async (targets: QueueItem[], action: 'approve' | 'reject', why?: string) => {
+      if (targets.length === 0) return
+      const before = rows
+      const ids = new Set(targets.map((t) => t.id))
+      setRows((r) => r.filter((x) => !ids.has(x.id)))
+      setSelected(new Set())
+      setRejecting(null)
+      setReason('')
+      const failures = (await Promise.all(targets.map(async (t) => [t.id, await moderate(t.id, action, why)] as const))).filter(([, e]) => e)
+      if (failures.length > 0) {
+        const failed = new Set(failures.map(([id]) => id))
+        setRows((r) => before.filter((x) => failed.has(x.id) || r.some((y) => y.id === x.id)))
+        toast.error(failures[0]![1]!)
+      }
+      const done = targets.length - failures.length
+      if (done > 0) toast.success(`${action === 'approve' ? 'Approved' : 'Rejected'} ${done} item${done === 1 ? '' : 's'}.`)
+      if (done > 0) router.refresh()
+    },
+    [rows, router],
+  )
 
   const toggle = (id: string) =>
     setSelected((prev) => {
@@ -55,111 +77,168 @@ export function ModerationList({ rows, canApprove }: { rows: QueueRow[]; canAppr
       return next
     })
 
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.metaKey || e.ctrlKey || e.altKey || typing(e.target) || !current) return
+      if (e.key === 'j') setActive((i) => Math.min(i + 1, rows.length - 1))
+      else if (e.key === 'k') setActive((i) => Math.max(i - 1, 0))
+      else if (e.key === 'x' && canApprove) toggle(current.id)
+      else if (e.key === 'a' && canApprove) void act([current], 'approve')
+      else if (e.key === 'r' && canApprove) setRejecting('row')
+      else return
+      e.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [act, canApprove, current, rows.length])
+
+  if (rows.length === 0) return <p className="moderation-empty">Nothing is waiting for review.</p>
+
+  const confirmReject = () => {
+    const why = reason.trim() || undefined
+    if (rejecting === 'bulk') void act(rows.filter((r) => selected.has(r.id)), 'reject', why)
+    else if (current) void act([current], 'reject', why)
+  }
+  const reasonField = (
+    <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
+      <input
+        ref={reasonRef}
+        name="rejection-reason"
+        placeholder="Reason (optional)"
+        maxLength={500}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') confirmReject()
+          if (e.key === 'Escape') setRejecting(null)
+        }}
+      />
+      <Button size="small" margin={false} buttonStyle="error" onClick={confirmReject}>
+        {rejecting === 'bulk' ? `Reject ${selected.size} selected` : 'Confirm reject'}
+      </Button>
+      <Button size="small" margin={false} buttonStyle="secondary" onClick={() => setRejecting(null)}>
+        Cancel
+      </Button>
+    </span>
+  )
+
   return (
     <div className="moderation-queue">
       {canApprove && (
-        <div style={{ display: 'flex', gap: 12, alignItems: 'center', margin: '12px 0' }}>
-          <Button
-            buttonStyle="secondary"
-            size="small"
-            disabled={busy || selected.size === 0}
-            onClick={() =>
-              run(async () => {
-                let ok = 0
-                for (const id of selected) if (await moderate(id, 'approve')) ok++
-                toast.success(`Approved ${ok} item${ok === 1 ? '' : 's'}.`)
-              })
-            }
-          >
+        <div className="queue-bulk" style={{ display: 'flex', gap: 12, alignItems: 'center', margin: '12px 0', flexWrap: 'wrap' }}>
+          <Button buttonStyle="secondary" size="small" disabled={selected.size === 0} onClick={() => void act(rows.filter((r) => selected.has(r.id)), 'approve')}>
             Approve selected ({selected.size})
           </Button>
+          <Button buttonStyle="secondary" size="small" disabled={selected.size === 0} onClick={() => setRejecting('bulk')}>
+            Reject selected ({selected.size})
+          </Button>
+          {rejecting === 'bulk' && reasonField}
+          <span style={{ opacity: 0.7, fontSize: 12 }}>Keys: j/k move · a approve · r reject · x select</span>
         </div>
       )}
-      <table className="table" style={{ width: '100%' }}>
-        <thead>
-          <tr>
-            {canApprove && <th />}
-            <th>Title</th>
-            <th>Submitter</th>
-            <th>Group</th>
-            <th>Tags</th>
-            <th>Submitted</th>
-            {canApprove && <th>Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-slug={row.slug}>
-              {canApprove && (
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${row.title}`}
-                    checked={selected.has(row.id)}
-                    onChange={() => toggle(row.id)}
-                  />
-                </td>
-              )}
-              <td>
-                <a href={`/admin/collections/content/${row.id}`}>{row.title}</a>
-                <br />
-                <a href={row.url} target="_blank" rel="noreferrer noopener" style={{ fontSize: 12 }}>
-                  {row.url}
-                </a>
-              </td>
-              <td>{row.submittedBy ?? '—'}</td>
-              <td>{row.group ?? '—'}</td>
-              <td>{row.tags.join(', ') || '—'}</td>
-              <td>{new Date(row.createdAt).toLocaleString()}</td>
-              {canApprove && (
-                <td>
-                  {rejecting === row.id ? (
-                    <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
-                      <input
-                        name="rejection-reason"
-                        placeholder="Reason (optional)"
-                        maxLength={500}
-                        value={reason}
-                        onChange={(e) => setReason(e.target.value)}
-                      />
-                      <Button
-                        size="small"
-                        buttonStyle="error"
-                        disabled={busy}
-                        onClick={() =>
-                          run(async () => {
-                            if (await moderate(row.id, 'reject', reason.trim() || undefined)) toast.success('Rejected.')
-                            setRejecting(null)
-                            setReason('')
-                          })
-                        }
-                      >
-                        Confirm reject
-                      </Button>
-                      <Button size="small" buttonStyle="secondary" onClick={() => setRejecting(null)}>
-                        Cancel
-                      </Button>
-                    </span>
-                  ) : (
-                    <span style={{ display: 'inline-flex', gap: 8 }}>
-                      <Button
-                        size="small"
-                        disabled={busy}
-                        onClick={() => run(async () => (await moderate(row.id, 'approve')) && toast.success('Approved.'))}
-                      >
-                        Approve
-                      </Button>
-                      <Button size="small" buttonStyle="secondary" disabled={busy} onClick={() => setRejecting(row.id)}>
-                        Reject
-                      </Button>
-                    </span>
+      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 340px', gap: 24, alignItems: 'start' }}>
+        <div style={{ overflowX: 'auto', minWidth: 0 }}>
+          <table className="queue-table" style={{ width: '100%', borderCollapse: 'collapse' }}>
+            <thead>
+              <tr style={{ textAlign: 'left' }}>
+                {canApprove && <th style={cell} />}
+                <th style={cell}>Title</th>
+                <th style={cell}>Submitted</th>
+                {canApprove && <th style={cell}>Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, i) => (
+                <tr
+                  key={row.id}
+                  data-slug={row.slug}
+                  aria-selected={row.id === current?.id}
+                  className={row.id === current?.id ? 'queue-row queue-row--active' : 'queue-row'}
+                  onClick={() => setActive(i)}
+                  style={{
+                    borderTop: '1px solid var(--theme-elevation-100)',
+                    background: row.id === current?.id ? 'var(--theme-elevation-100)' : undefined,
+                    boxShadow: row.id === current?.id ? 'inset 3px 0 0 #16a34a' : undefined,
+                  }}
+                >
+                  {canApprove && (
+                    <td style={cell}>
+                      <input type="checkbox" aria-label={`Select ${row.title}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
+                    </td>
                   )}
-                </td>
+                  <td style={cell}>
+                    <a href={`/admin/collections/content/${row.id}`}>{row.title}</a>
+                    <div style={{ fontSize: 12, opacity: 0.7 }}>{[row.group, row.platform, ...row.tagSlugs].filter(Boolean).join(' · ') || '—'}</div>
+                  </td>
+                  <td style={{ ...cell, fontSize: 13 }}>
+                    {row.submitter?.email ?? '—'}
+                    <div style={{ opacity: 0.7 }}>{timeAgo(row.createdAt)} ago</div>
+                  </td>
+                  {canApprove && (
+                    <td style={{ ...cell, whiteSpace: 'nowrap' }}>
+                      {rejecting === 'row' && row.id === current?.id ? (
+                        reasonField
+                      ) : (
+                        <span style={{ display: 'inline-flex', gap: 8 }}>
+                          <Button size="small" margin={false} onClick={() => void act([row], 'approve')}>
+                            Approve
+                          </Button>
+                          <Button
+                            size="small"
+                            margin={false}
+                            buttonStyle="secondary"
+                            onClick={() => {
+                              setActive(i)
+                              setRejecting('row')
+                            }}
+                          >
+                            Reject
+                          </Button>
+                        </span>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {current && (
+          <aside className="queue-preview" data-slug={current.slug} style={{ border: '1px solid var(--theme-elevation-150)', borderRadius: 6, padding: 16, position: 'sticky', top: 16 }}>
+            <h3 style={{ marginTop: 0 }}>{current.title}</h3>
+            <p>
+              <a href={current.url} target="_blank" rel="noreferrer noopener" className="queue-preview-url">
+                {current.url}
+              </a>
+            </p>
+            {current.description && <p>{current.description}</p>}
+            <dl style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', margin: 0 }}>
+              <dt>Group</dt>
+              <dd style={{ margin: 0 }}>{current.group ?? '—'}{current.channel ? ` / ${current.channel}` : ''}</dd>
+              <dt>Platform</dt>
+              <dd style={{ margin: 0 }}>{current.platform ?? '—'}</dd>
+              <dt>Tags</dt>
+              <dd style={{ margin: 0 }}>{current.tagSlugs.join(', ') || '—'}</dd>
+              <dt>Submitted</dt>
+              <dd style={{ margin: 0 }}>{new Date(current.createdAt).toLocaleString()}</dd>
+            </dl>
+            <div className="queue-submitter" style={{ marginTop: 12, paddingTop: 12, borderTop: '1px solid var(--theme-elevation-150)' }}>
+              <strong>Submitter</strong>
+              {current.submitter ? (
+                <p style={{ margin: '4px 0 0' }}>
+                  {current.submitter.email ?? current.submitter.id}
+                  <br />
+                  <span data-testid="submitter-record">
+                    {current.submitter.approved} approved · {current.submitter.rejected} rejected
+                  </span>
+                </p>
+              ) : (
+                <p style={{ margin: '4px 0 0' }}>Unknown</p>
               )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+            </div>
+          </aside>
+        )}
+      </div>
     </div>
   )
 }

@@ -1,63 +1,100 @@
 /**
- * The moderation queue: pending submissions, newest first, with approve, reject with a
- * reason, and bulk approve. Server component: it reads through Payload with the signed-in
- * user's permissions; the actions go to the content collection's moderation endpoint, which
- * calls the same service as the API.
+ * The moderation queue (/admin/moderation): pending, active submissions, filtered by group,
+ * platform, tag, submitter, age and text, oldest or newest first, paged on the server through
+ * the content service (src/services/moderationQueue.ts). The list, its keyboard, preview and
+ * actions are client-side (ModerationList); the actions call the same services as the API.
  */
 import type { AdminViewServerProps } from 'payload'
 import React from 'react'
 
-import { ConsolePage } from './ConsolePage'
-
 import { permissionsOfUser } from '../../../../access/userPermissions'
-import { ModerationList, type QueueRow } from './ModerationList'
-
-const label = (v: unknown, key: string): string | null =>
-  v && typeof v === 'object' ? String((v as Record<string, unknown>)[key] ?? '') : null
+import { moderationQueue, QUEUE_AGES, queueFilterOptions, queueFiltersFrom, type QueuePage } from '../../../../src/services/moderationQueue'
+import { ConsolePage } from './ConsolePage'
+import { ModerationList } from './ModerationList'
 
 export async function ModerationQueueView({ initPageResult, params, searchParams }: AdminViewServerProps) {
   const { req } = initPageResult
   const held = permissionsOfUser(req.user as never)
   const canRead = held.includes('content.moderate')
-  let rows: QueueRow[] = []
-  let total = 0
+  const filters = queueFiltersFrom((searchParams ?? {}) as Record<string, string | string[] | undefined>)
+  let page: QueuePage = { items: [], total: 0, offset: 0, limit: filters.limit }
+  let options: Awaited<ReturnType<typeof queueFilterOptions>> = { groups: [], platforms: [], tags: [] }
   if (canRead) {
-    const pending = await req.payload.find({
-      collection: 'content',
-      where: { status: { equals: 'pending' }, isActive: { equals: true } },
-      sort: '-createdAt',
-      depth: 1,
-      limit: 100,
-      overrideAccess: true,
-    })
-    total = pending.totalDocs
-    rows = pending.docs.map((d) => {
-      const doc = d as unknown as Record<string, unknown>
-      return {
-        id: String(doc.id),
-        slug: String(doc.slug),
-        title: String(doc.title),
-        url: String(doc.url),
-        submittedBy: label(doc.submittedBy, 'email'),
-        tags: Array.isArray(doc.tagSlugs) ? (doc.tagSlugs as string[]) : [],
-        group: label(doc.group, 'label'),
-        createdAt: String(doc.createdAt),
-      }
-    })
+    ;[page, options] = await Promise.all([
+      moderationQueue(req.payload, filters, { id: String(req.user!.id), permissions: held }),
+      queueFilterOptions(req.payload),
+    ])
   }
+  const link = (offset: number) => {
+    const q = new URLSearchParams()
+    for (const [k, v] of Object.entries(filters)) if (v !== undefined && k !== 'limit' && k !== 'offset') q.set(k, String(v))
+    q.set('offset', String(offset))
+    return `/admin/moderation?${q.toString()}`
+  }
+  const select = (name: string, label: string, value: string | undefined, choices: { slug: string; label: string }[]) => (
+    <label>
+      {label}
+      <br />
+      <select name={name} defaultValue={value ?? ''}>
+        <option value="">Any</option>
+        {choices.map((c) => (
+          <option key={c.slug} value={c.slug}>{c.label}</option>
+        ))}
+      </select>
+    </label>
+  )
   return (
     <ConsolePage initPageResult={initPageResult} params={params} searchParams={searchParams} title="Moderation queue">
-        {canRead ? (
-          <>
-            <p className="moderation-count">
-              {total} pending submission{total === 1 ? '' : 's'}
-              {total > rows.length ? ` (showing the newest ${rows.length})` : ''}
-            </p>
-            <ModerationList rows={rows} canApprove={held.includes('content.approve')} />
-          </>
-        ) : (
-          <p>You do not have permission to review submissions.</p>
-        )}
+      {canRead ? (
+        <>
+          <form method="get" action="/admin/moderation" className="queue-filters" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'end', margin: '12px 0' }}>
+            <label>
+              Search
+              <br />
+              <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Title or description" />
+            </label>
+            {select('group', 'Group', filters.group, options.groups)}
+            {select('platform', 'Platform', filters.platform, options.platforms)}
+            {select('tag', 'Tag', filters.tag, options.tags)}
+            <label>
+              Submitter
+              <br />
+              <input name="submitter" defaultValue={filters.submitter ?? ''} placeholder="email or username" />
+            </label>
+            <label>
+              Waiting
+              <br />
+              <select name="age" defaultValue={filters.age ?? ''}>
+                <option value="">Any time</option>
+                {Object.keys(QUEUE_AGES).map((a) => (
+                  <option key={a} value={a}>at least {a}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Order
+              <br />
+              <select name="sort" defaultValue={filters.sort}>
+                <option value="oldest">Oldest first</option>
+                <option value="newest">Newest first</option>
+              </select>
+            </label>
+            <button type="submit" className="btn btn--style-primary btn--size-small" style={{ margin: 0 }}>Apply</button>
+            <a href="/admin/moderation">Clear</a>
+          </form>
+          <p className="moderation-count">
+            {page.total} pending submission{page.total === 1 ? '' : 's'}
+            {page.total > page.items.length ? ` (showing ${page.items.length ? page.offset + 1 : 0}–${page.offset + page.items.length})` : ''}
+          </p>
+          <ModerationList rows={page.items} canApprove={held.includes('content.approve')} />
+          <p style={{ display: 'flex', gap: 16 }}>
+            {page.offset > 0 && <a href={link(Math.max(0, page.offset - page.limit))} className="queue-prev">← Previous</a>}
+            {page.offset + page.items.length < page.total && <a href={link(page.offset + page.limit)} className="queue-next">Next →</a>}
+          </p>
+        </>
+      ) : (
+        <p>You do not have permission to review submissions.</p>
+      )}
     </ConsolePage>
   )
 }

@@ -1,0 +1,37 @@
+/**
+ * The moderation audit trail as the engines write it: one event per workflow change, in
+ * the same transaction as the change (collections/ModerationEvents.ts stores it).
+ */
+export const MODERATION_ACTIONS = ['approve', 'reject', 'delete', 'restore', 'tag.rename', 'taxonomy.rename'] as const
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number]
+
+export type ModerationEventInput = {
+  actorId: string | null
+  action: ModerationAction
+  /** The changed document: its collection, id and slug (key) at the time of the change. */
+  targetCollection: string
+  targetId: string
+  targetSlug: string
+  /** The state before and after: a status (approve, reject), active/deleted, or the old and new slug. */
+  stateBefore: string | null
+  stateAfter: string | null
+  reason: string | null
+  at: Date
+}
+
+/** One guarded single-document update recorded with its event (soft delete, restore, taxonomy rename). */
+export type RecordedUpdate = {
+  collection: 'content' | 'surfaces' | 'groups' | 'channels' | 'platforms' | 'facets'
+  id: string
+  /** The update happens only while these fields still hold these values. */
+  expect: Record<string, string | boolean>
+  set: Record<string, string | boolean>
+  /** The change counter the write moves (SQLite triggers move it themselves). */
+  domain: 'content' | 'taxonomy'
+  event: Omit<ModerationEventInput, 'targetCollection' | 'targetId'>
+  /** Test seam: runs inside the transaction after both writes; a throw rolls both back. */
+  afterWrite?: () => void
+}
+
+/** updated: both written; unchanged: the guard no longer held (nothing written); taken: a unique key refused the new value. */
+export type RecordedUpdateResult = 'updated' | 'unchanged' | 'taken'

@@ -1,0 +1,146 @@
+/**
+ * Reads of the moderation audit trail (the engines write it, in the transaction of each
+ * change): the filterable log (console /admin/audit, GET /api/v1/moderation/events) and
+ * one item's history. Filters: action, actor (user id), target (slug or id), date range.
+ */
+import type { Payload, Where } from 'payload'
+
+import type { Pagination } from '../api/route'
+import { MODERATION_ACTIONS, type ModerationAction } from '../db/engine'
+import { validationFailed, type FieldProblem } from '../errors'
+
+export type ModerationEventFilters = {
+  action?: ModerationAction
+  actor?: string
+  /** A slug or an id of the changed document. */
+  target?: string
+  /** Inclusive bounds, ISO dates or timestamps. */
+  from?: string
+  to?: string
+}
+
+export type ModerationEventDto = {
+  id: string
+  action: ModerationAction
+  actor: { id: string; email: string | null; username: string | null } | null
+  target: { collection: string; id: string; slug: string }
+  stateBefore: string | null
+  stateAfter: string | null
+  reason: string | null
+  at: string
+}
+
+type EventDoc = {
+  id: string | number
+  action: ModerationAction
+  actor?: string | number | { id: string | number } | null
+  targetCollection: string
+  targetId: string
+  targetSlug: string
+  stateBefore?: string | null
+  stateAfter?: string | null
+  reason?: string | null
+  at: string
+}
+
+const refId = (v: EventDoc['actor']): string | null => (v == null ? null : typeof v === 'object' ? String(v.id) : String(v))
+
+/** Query parameters -> filters; bad values are 400 validation.failed. */
+export function parseEventFilters(query: URLSearchParams): ModerationEventFilters {
+  const problems: FieldProblem[] = []
+  const out: ModerationEventFilters = {}
+  const action = query.get('action')?.trim()
+  if (action) {
+    if ((MODERATION_ACTIONS as readonly string[]).includes(action)) out.action = action as ModerationAction
+    else problems.push({ field: 'action', constraint: 'enum', value: action })
+  }
+  const actor = query.get('actor')?.trim()
+  if (actor) {
+    if (/^[0-9a-f]{24}$/i.test(actor)) out.actor = actor
+    else problems.push({ field: 'actor', constraint: 'pattern', value: actor })
+  }
+  const target = query.get('target')?.trim()
+  if (target) {
+    if (target.length <= 200 && /^[\w.-]+$/.test(target)) out.target = target
+    else problems.push({ field: 'target', constraint: 'pattern', value: target })
+  }
+  for (const bound of ['from', 'to'] as const) {
+    const raw = query.get(bound)?.trim()
+    if (!raw) continue
+    if (Number.isNaN(Date.parse(raw))) problems.push({ field: bound, constraint: 'type', value: raw })
+    else out[bound] = raw
+  }
+  if (problems.length > 0) throw validationFailed(problems)
+  return out
+}
+
+function whereOf(f: ModerationEventFilters): Where {
+  const and: Where[] = []
+  if (f.action) and.push({ action: { equals: f.action } })
+  if (f.actor) and.push({ actor: { equals: f.actor } })
+  if (f.target) and.push({ or: [{ targetSlug: { equals: f.target } }, { targetId: { equals: f.target } }] })
+  if (f.from) and.push({ at: { greater_than_equal: new Date(f.from).toISOString() } })
+  // A bare date as the upper bound includes that whole day.
+  if (f.to) {
+    const end = /^\d{4}-\d{2}-\d{2}$/.test(f.to) ? new Date(Date.parse(f.to) + 86_400_000 - 1) : new Date(f.to)
+    and.push({ at: { less_than_equal: end.toISOString() } })
+  }
+  return and.length ? { and } : {}
+}
+
+async function actorsById(payload: Payload, ids: string[]): Promise<Map<string, ModerationEventDto['actor']>> {
+  const unique = [...new Set(ids)]
+  const out = new Map<string, ModerationEventDto['actor']>()
+  if (unique.length === 0) return out
+  const users = await payload.find({
+    collection: 'users',
+    where: { id: { in: unique } },
+    limit: unique.length,
+    depth: 0,
+    overrideAccess: true,
+    select: { email: true, username: true },
+  })
+  for (const u of users.docs as unknown as { id: string | number; email?: string; username?: string }[]) {
+    out.set(String(u.id), { id: String(u.id), email: u.email ?? null, username: u.username ?? null })
+  }
+  return out
+}
+
+export async function listModerationEvents(
+  payload: Payload,
+  filters: ModerationEventFilters,
+  offset: number,
+  limit: number,
+): Promise<{ data: ModerationEventDto[]; pagination: Pagination }> {
+  if (limit === 0) {
+    const { totalDocs } = await payload.count({ collection: 'moderation-events', where: whereOf(filters), overrideAccess: true })
+    return { data: [], pagination: { offset, limit, total: totalDocs, hasMore: offset < totalDocs } }
+  }
+  // Payload pages by number: an aligned offset is one page, any other reads the rows before it too.
+  const aligned = offset % limit === 0
+  const res = await payload.find({
+    collection: 'moderation-events',
+    where: whereOf(filters),
+    sort: '-at',
+    depth: 0,
+    overrideAccess: true,
+    limit: aligned ? limit : offset + limit,
+    page: aligned ? offset / limit + 1 : 1,
+  })
+  const docs = (res.docs as unknown as EventDoc[]).slice(aligned ? 0 : offset, aligned ? limit : offset + limit)
+  const actors = await actorsById(payload, docs.map((d) => refId(d.actor)).filter((id): id is string => !!id))
+  const data = docs.map((d): ModerationEventDto => {
+    const actorId = refId(d.actor)
+    return {
+      id: String(d.id),
+      action: d.action,
+      actor: actorId ? (actors.get(actorId) ?? { id: actorId, email: null, username: null }) : null,
+      target: { collection: d.targetCollection, id: d.targetId, slug: d.targetSlug },
+      stateBefore: d.stateBefore ?? null,
+      stateAfter: d.stateAfter ?? null,
+      reason: d.reason ?? null,
+      at: new Date(d.at).toISOString(),
+    }
+  })
+  return { data, pagination: { offset, limit, total: res.totalDocs, hasMore: offset + data.length < res.totalDocs } }
+}
