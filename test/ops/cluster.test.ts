@@ -67,9 +67,11 @@ describe('WEB_CONCURRENCY=2', () => {
     expect(workerPids.size).toBe(2)
     expect(workerPids.has(server.child.pid)).toBe(false)
     for (let i = 0; i < 12; i++) expect((await call('GET', '/api/v1/health', { headers: { 'x-request-id': `spread-${i}` } })).status).toBe(200)
-    await flushWait()
-    const servedBy = new Set(server.lines.filter((l) => String(l.requestId).startsWith('spread-') && l.msg === 'request.completed').map((l) => l.pid))
-    expect(servedBy).toEqual(workerPids)
+    // Workers flush their buffered logs at least once a second; wait (bounded) for all 12 lines.
+    const spread = () => server.lines.filter((l) => String(l.requestId).startsWith('spread-') && l.msg === 'request.completed')
+    for (let waited = 0; spread().length < 12 && waited < 15_000; waited += 250) await new Promise((r) => setTimeout(r, 250))
+    expect(spread()).toHaveLength(12)
+    expect(new Set(spread().map((l) => l.pid))).toEqual(workerPids)
   })
 
   it('shares the login rate limit (10 an hour per address): the 11th login is 429, whichever worker answers', async () => {

@@ -11,7 +11,7 @@
 // The production setting: registration is by invite (user.invite) only.
 process.env.AUTH_ALLOW_SELF_REGISTRATION = 'false'
 
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { routes } from '../../endpoints'
 import { CONSOLE_PERMISSIONS, type Permission, PERMISSIONS } from '../../src/auth/permissions'
@@ -242,7 +242,10 @@ function setup() {
 const routeKey = (r: { method: string; path: string }) => `${r.method.toUpperCase()} ${r.path}`
 const concrete = (path: string) => path.replace(/:([a-zA-Z]+)/g, (_, name: string) => (name === 'id' ? UNKNOWN_ID : `no-such-${name.toLowerCase()}`))
 
-describe('authorization matrix', () => {
+// Signing in one user per permission (argon2) takes tens of seconds on a loaded 2-core machine.
+describe('authorization matrix', { timeout: 180_000 }, () => {
+  beforeAll(() => setup(), 300_000)
+
   it('has exactly one row for every /api/v1 route, every collection and every global', async () => {
     const { app } = await setup()
     expect(Object.keys(API).sort()).toEqual(routes.map(routeKey).sort())
