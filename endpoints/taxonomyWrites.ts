@@ -1,6 +1,6 @@
 /**
  * Taxonomy writes under /catalog: POST creates, PATCH …/<slug> updates, POST …/<slug>/rename
- * renames. Renames of surfaces, groups and channels are admin operations: they need every
+ * renames, POST …/reorder sets one parent's children's order. Renames of surfaces, groups and channels are admin operations: they need every
  * permission of the table (checked as permissions, never by role name).
  */
 import type { Payload } from 'payload'
@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { defineRoute, type RouteSpec } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
-import { createNode, findNode, renameNode, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
+import { createNode, findNode, renameNode, reorderChildren, type ReorderableKind, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
 
 const hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
@@ -36,6 +36,8 @@ const patchBodies = Object.fromEntries(
   ]),
 ) as Record<TaxonomyKind, z.ZodObject>
 const renameBody = z.strictObject({ newSlug: z.string() })
+/** The parent's children's slugs in their new order (every child exactly once). */
+export const reorderBody = z.strictObject({ slugs: z.array(z.string()).min(1).max(1000) })
 
 type Parent = { id: string; key: string }
 
@@ -87,9 +89,25 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
   ]
 }
 
+/** POST <children>/reorder { slugs }: the children of the path's parent, in one transaction. */
+function reorderRoute(kind: ReorderableKind, base: string): RouteSpec {
+  return defineRoute({
+    method: 'post',
+    path: `${base}/reorder`,
+    permissions: ['catalog.manage'],
+    handler: async ({ req, params, body }) => {
+      const { slugs } = parseWith(reorderBody, await body())
+      return { data: await reorderChildren(req.payload, kind, await parentOf(req.payload, kind, params), slugs) }
+    },
+  })
+}
+
 const ADMIN = PERMISSIONS
 
 export const taxonomyWriteRoutes: RouteSpec[] = [
+  reorderRoute('surface', '/catalog/surfaces'),
+  reorderRoute('group', '/catalog/surfaces/:surface/groups'),
+  reorderRoute('channel', '/catalog/surfaces/:surface/groups/:group/channels'),
   ...routesFor('surface', '/catalog/surfaces', 'surface', ADMIN),
   ...routesFor('group', '/catalog/surfaces/:surface/groups', 'group', ADMIN),
   ...routesFor('channel', '/catalog/surfaces/:surface/groups/:group/channels', 'channel', ADMIN),

@@ -18,6 +18,7 @@ export type { Domain } from './versionDomains'
 export type * from './contentTypes'
 export type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 export type { TagRenameInput, TagRenameResult } from './renameTypes'
+export type { ReorderCollection, ReorderInput, ReorderResult } from './reorderTypes'
 export type {
   ClaimedFollowUp,
   ClaimRequest,

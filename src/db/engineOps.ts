@@ -10,6 +10,7 @@ import type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 import type { ContentStore } from './contentTypes'
 import type { RecordedUpdate, RecordedUpdateResult } from './moderationEventTypes'
 import type { ClaimedFollowUp, ClaimRequest, FollowUpDepth, FollowUpFailure, FollowUpRow, StatusTransition } from './moderationTypes'
+import type { ReorderInput, ReorderResult } from './reorderTypes'
 import type { TagRenameInput, TagRenameResult } from './renameTypes'
 import type { Domain } from './versionDomains'
 
@@ -30,6 +31,8 @@ export type EngineOps = {
   claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date, successor?: GraceSuccessor): Promise<ClaimResult>
   hitRateLimit(payload: Payload, key: string, points: number, durationSeconds: number): Promise<RateLimitHit>
   renameTag(payload: Payload, input: TagRenameInput): Promise<TagRenameResult>
+  /** Every displayOrder of one parent's children, checked against the list, in one transaction. */
+  reorderTaxonomy(payload: Payload, input: ReorderInput): Promise<ReorderResult>
   /** The guarded status move, its follow-up jobs and its audit event, in one transaction. */
   transitionStatus(payload: Payload, t: StatusTransition): Promise<boolean>
   /** A guarded one-document update (soft delete, restore, taxonomy rename) and its audit event, in one transaction. */

@@ -8,7 +8,7 @@
 import type { Payload } from 'payload'
 
 import type { AuthUser } from '../../access/guards'
-import { engine } from '../db/engine'
+import { engine, type ReorderCollection } from '../db/engine'
 import { ApiError } from '../errors'
 import { assertSlug } from '../slug'
 import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
@@ -165,3 +165,62 @@ const RENAME_ROUTES: Record<TaxonomyKind, string> = {
 /** The collection hook that keeps a node's slug (key) out of plain updates: renames go through renameNode. */
 export const renameOnlyGuard = (kind: TaxonomyKind) =>
   workflowFieldsGuard(KINDS[kind].collection, [{ name: KINDS[kind].keyField, use: `the rename operation (${RENAME_ROUTES[kind]})` }])
+
+// ---- Reorder: one parent's children, displayOrder = position, in one transaction ----
+
+export type ReorderableKind = 'surface' | 'group' | 'channel'
+
+const PARENT_KIND: Record<ReorderableKind, 'surface' | 'group' | undefined> = { surface: undefined, group: 'surface', channel: 'group' }
+
+/** The children of `parent` (every surface for surfaces) in their current display order. */
+export async function childrenOf(payload: Payload, kind: ReorderableKind, parentId?: string): Promise<Doc[]> {
+  const spec = KINDS[kind]
+  const where = spec.parentField ? { [spec.parentField]: { equals: parentId } } : {}
+  const found = await payload.find({ collection: spec.collection, where: where as never, sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: true })
+  return found.docs as unknown as Doc[]
+}
+
+/** Why `ordered` is not exactly the children's slugs: unknown, repeated and missing slugs. */
+function listProblems(actual: readonly string[], ordered: readonly string[]): { field: string; constraint: string; value: string }[] {
+  const have = new Set(actual)
+  const seen = new Set<string>()
+  const problems: { field: string; constraint: string; value: string }[] = []
+  ordered.forEach((slug, i) => {
+    if (!have.has(slug)) problems.push({ field: `slugs[${i}]`, constraint: 'unknown', value: slug })
+    else if (seen.has(slug)) problems.push({ field: `slugs[${i}]`, constraint: 'duplicate', value: slug })
+    seen.add(slug)
+  })
+  for (const slug of actual) if (!seen.has(slug)) problems.push({ field: 'slugs', constraint: 'required', value: slug })
+  return problems
+}
+
+const notTheChildren = (details: unknown) =>
+  new ApiError(400, 'validation.failed', "The list must name each of the parent's children exactly once.", details)
+
+/**
+ * Sets the display order of every child of `parent` (surfaces: all surfaces) to its position in
+ * `orderedSlugs`, which must name each child exactly once (400 validation.failed otherwise,
+ * nothing written). All writes and the catalog's change counter commit together.
+ */
+export async function reorderChildren(
+  payload: Payload,
+  kind: ReorderableKind,
+  parent: { id: string; key: string } | undefined,
+  orderedSlugs: readonly string[],
+): Promise<TaxonomyNodeDto[]> {
+  const spec = KINDS[kind]
+  const children = await childrenOf(payload, kind, parent?.id)
+  const idBySlug = new Map(children.map((c) => [String(c.slug), String(c.id)]))
+  const problems = listProblems([...idBySlug.keys()], orderedSlugs)
+  if (problems.length) throw notTheChildren(problems)
+  const parentField = PARENT_KIND[kind]
+  const result = await engine().reorderTaxonomy(payload, {
+    collection: spec.collection as ReorderCollection,
+    ...(parentField && parent ? { parent: { field: parentField, id: parent.id } } : {}),
+    orderedIds: orderedSlugs.map((slug) => idBySlug.get(slug)!),
+    at: new Date(),
+  })
+  // A child added or moved away between the read and the transaction: nothing was written.
+  if (result.outcome === 'mismatch') throw notTheChildren([{ field: 'slugs', constraint: 'stale', value: 'the children changed; reload and retry' }])
+  return (await childrenOf(payload, kind, parent?.id)).map((doc) => toDto(kind, doc, parent?.key))
+}

@@ -11,6 +11,7 @@ import { recordedUpdateMongo } from './moderationEvents'
 import { nativeDb } from './native'
 import { withTransientRetry } from './retry'
 import { renameTagMongo } from './tagRename'
+import { reorderTaxonomyMongo } from './taxonomyReorder'
 import { requireReplicaSet } from './transaction'
 import { bumpVersionForRequest, readVersion } from './versions'
 
@@ -35,6 +36,7 @@ export const mongoEngine: EngineOps = {
   claimRefreshToken: claimRefreshTokenMongo,
   hitRateLimit: hitRateLimitMongo,
   renameTag: renameTagMongo,
+  reorderTaxonomy: reorderTaxonomyMongo,
   transitionStatus: transitionStatusMongo,
   recordedUpdate: recordedUpdateMongo,
   claimFollowUp: claimFollowUpMongo,

@@ -14,6 +14,7 @@ import { transitionStatusSqlite } from './moderation'
 import { syncSqliteSchema } from './schemaSync'
 import { recordedUpdateSqlite } from './moderationEvents'
 import { renameTagSqlite } from './tagRename'
+import { reorderTaxonomySqlite } from './taxonomyReorder'
 import { sqliteVersionOf } from './versions'
 
 function sqliteFile(uri: string): string {
@@ -53,6 +54,7 @@ export const sqliteEngine: EngineOps = {
   claimRefreshToken: async (_payload, tokenHash, reason, now, successor) => claimRefreshTokenSqlite(file(), tokenHash, reason, now, successor),
   hitRateLimit: async (_payload, key, points, durationSeconds) => hitRateLimitSqlite(file(), key, points, durationSeconds),
   renameTag: async (_payload, input) => renameTagSqlite(file(), input),
+  reorderTaxonomy: async (_payload, input) => reorderTaxonomySqlite(file(), input),
   transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),
   recordedUpdate: async (_payload, u) => recordedUpdateSqlite(file(), u),
   claimFollowUp: async (_payload, claim) => claimFollowUpSqlite(file(), claim),
