@@ -1,14 +1,25 @@
 /**
- * Seeding: the demo data set (taxonomy through Payload so hooks and validation run, content
- * in bulk through src/db) and N approved items for benchmarks. Deterministic per seed value.
+ * Seeding: the demo deployment (src/seed/demo*.ts: a real-looking taxonomy, demo members and
+ * 300+ curated resources in all three states; taxonomy and users through Payload so hooks and
+ * validation run, content in bulk through src/db) and, separately, N generated approved items
+ * for benchmarks. Deterministic per seed value.
  */
 import type { Payload } from 'payload'
 
 import { engine, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
+import { demoResources } from '../seed/demoResources'
+import { DEMO_GROUPS, DEMO_MEMBER_PASSWORD, DEMO_MEMBERS, DEMO_PLATFORMS, DEMO_SURFACES, DEMO_TAGS, tagLabel } from '../seed/demoTaxonomy'
 import { suggestSlug } from '../slug'
+import { SYSTEM_GRANTOR } from './grants'
+import { createUser } from './users'
 
 type Id = string
-export type DemoTaxonomy = { groups: { id: Id; channels: Id[] }[]; platforms: Id[]; tags: string[] }
+export type DemoTaxonomy = {
+  groups: { id: Id; slug: string; channels: Id[]; channelBySlug: Map<string, Id> }[]
+  platforms: Id[]
+  platformBySlug: Map<string, Id>
+  tags: string[]
+}
 
 /** mulberry32: small, fast, reproducible. */
 function rng(seed: number) {
@@ -30,29 +41,6 @@ const WORDS = [
   'mobile', 'layout', 'color', 'typography', 'music', 'theory', 'history', 'science', 'physics', 'math',
   'algebra', 'graphs', 'machine', 'learning', 'vision', 'audio', 'video', 'editing', 'photo', 'garden',
 ] as const
-
-const SURFACES = [
-  { slug: 'learn', label: 'Learn', routePrefix: '/learn', browseMode: 'grid', accentColor: '#2563eb' },
-  { slug: 'discover', label: 'Discover', routePrefix: '/discover', browseMode: 'feed', accentColor: '#db2777' },
-]
-const GROUPS = [
-  { surface: 'learn', slug: 'programming', label: 'Programming', color: '#1d4ed8', channels: ['web', 'systems'] },
-  { surface: 'learn', slug: 'data', label: 'Data', color: '#0891b2', channels: ['databases', 'ml'] },
-  { surface: 'discover', slug: 'design', label: 'Design', color: '#9333ea', channels: ['visual', 'ux'] },
-  { surface: 'discover', slug: 'science', label: 'Science', color: '#16a34a', channels: ['physics', 'maths'] },
-]
-const PLATFORMS = [
-  { slug: 'youtube', label: 'YouTube', color: '#ff0000' },
-  { slug: 'blog', label: 'Blog', color: '#f59e0b' },
-  { slug: 'podcast', label: 'Podcast', color: '#8b5cf6' },
-]
-const DEMO_TAGS: Record<string, string[]> = {
-  topic: ['javascript', 'sql', 'statistics', 'colour-theory'],
-  format: ['tutorial', 'talk', 'article', 'course'],
-  level: ['beginner', 'intermediate', 'expert', 'all-levels'],
-  'source-type': ['official-docs', 'community', 'academic', 'vendor'],
-  unclassified: ['misc', 'opinion', 'news', 'archive'],
-}
 
 /**
  * Pseudo-words (syllable triples) widen the vocabulary so that, as in real text, one word
@@ -92,39 +80,50 @@ export async function seedDemoTaxonomy(payload: Payload): Promise<DemoTaxonomy> 
     return String((await payload.create({ collection, data, overrideAccess: true })).id)
   }
   const surfaceIds = new Map<string, Id>()
-  for (const [i, s] of SURFACES.entries()) {
+  for (const [i, s] of DEMO_SURFACES.entries()) {
     surfaceIds.set(s.slug, await findOrCreate('surfaces', { slug: { equals: s.slug } }, { ...s, displayOrder: i }))
   }
   const groups: DemoTaxonomy['groups'] = []
-  for (const [i, g] of GROUPS.entries()) {
+  for (const [i, g] of DEMO_GROUPS.entries()) {
     const surface = surfaceIds.get(g.surface)!
     const id = await findOrCreate('groups', { and: [{ slug: { equals: g.slug } }, { surface: { equals: surface } }] }, {
       surface, slug: g.slug, label: g.label, color: g.color, displayOrder: i,
     })
-    const channels: Id[] = []
+    const channelBySlug = new Map<string, Id>()
     for (const [j, c] of g.channels.entries()) {
-      channels.push(
-        await findOrCreate('channels', { and: [{ slug: { equals: c } }, { group: { equals: id } }] }, {
-          group: id, slug: c, label: c[0]!.toUpperCase() + c.slice(1), displayOrder: j,
+      channelBySlug.set(
+        c.slug,
+        await findOrCreate('channels', { and: [{ slug: { equals: c.slug } }, { group: { equals: id } }] }, {
+          group: id, slug: c.slug, label: c.label, displayOrder: j,
         }),
       )
     }
-    groups.push({ id, channels })
+    groups.push({ id, slug: g.slug, channels: [...channelBySlug.values()], channelBySlug })
   }
-  const platforms: Id[] = []
-  for (const [i, p] of PLATFORMS.entries()) {
-    platforms.push(await findOrCreate('platforms', { slug: { equals: p.slug } }, { ...p, displayOrder: i }))
+  const platformBySlug = new Map<string, Id>()
+  for (const [i, p] of DEMO_PLATFORMS.entries()) {
+    platformBySlug.set(p.slug, await findOrCreate('platforms', { slug: { equals: p.slug } }, { slug: p.slug, label: p.label, color: p.color, displayOrder: i }))
   }
   const facets = await facetIds(payload)
   const tags: string[] = []
-  for (const [facet, slugs] of Object.entries(DEMO_TAGS)) {
-    for (const slug of slugs) {
-      const label = slug.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ')
+  for (const [facet, entries] of Object.entries(DEMO_TAGS)) {
+    for (const entry of entries) {
+      const { slug, label } = tagLabel(entry)
       await findOrCreate('tags', { slug: { equals: slug } }, { slug, label, facet: facets.get(facet) })
       tags.push(slug)
     }
   }
-  return { groups, platforms, tags }
+  return { groups, platforms: [...platformBySlug.values()], platformBySlug, tags }
+}
+
+/** The demo members (role member), created once; their ids in DEMO_MEMBERS order. */
+export async function seedDemoMembers(payload: Payload): Promise<Id[]> {
+  const ids: Id[] = []
+  for (const m of DEMO_MEMBERS) {
+    const found = await payload.find({ collection: 'users', where: { email: { equals: m.email } }, limit: 1, depth: 0, overrideAccess: true })
+    ids.push(found.docs[0] ? String(found.docs[0].id) : String((await createUser(payload, { ...m, password: DEMO_MEMBER_PASSWORD }, SYSTEM_GRANTOR)).id))
+  }
+  return ids
 }
 
 type ItemOptions = { count: number; statuses: ContentStatus[]; seed: number; submittedBy: Id | null; slugPrefix: string }
@@ -167,17 +166,39 @@ async function anyAdminId(payload: Payload): Promise<Id | null> {
   return res.docs[0] ? String(res.docs[0].id) : null
 }
 
-/** The demo data set: taxonomy plus 200 items in all three states. */
+/** The demo deployment: taxonomy, members and every curated resource (src/seed/demoResources.ts). */
 export async function seedDemo(payload: Payload): Promise<{ content: number }> {
   const tax = await seedDemoTaxonomy(payload)
-  // Deterministic slugs on an empty database; a repeated demo seed must not collide.
-  const existing = await engine().contentStore(payload).countContent()
-  const items = makeItems(tax, {
-    count: 200,
-    statuses: ['approved', 'approved', 'approved', 'pending', 'rejected'],
-    seed: 42,
-    submittedBy: await anyAdminId(payload),
-    slugPrefix: existing === 0 ? 'd' : `d${Date.now().toString(36)}`,
+  const members = await seedDemoMembers(payload)
+  // Slugs from titles on an empty database; a repeated demo seed must not collide.
+  const suffix = (await engine().contentStore(payload).countContent()) === 0 ? '' : `-${Date.now().toString(36)}`
+  const now = Date.now()
+  const HOUR = 3_600_000
+  const slugs = new Set<string>()
+  const items: NewContent[] = demoResources().map((d) => {
+    const group = tax.groups.find((g) => g.slug === d.group)!
+    let slug = `${suggestSlug(d.title).slice(0, 70).replace(/-+$/, '')}${suffix}`
+    for (let n = 2; slugs.has(slug); n++) slug = `${slug.replace(/-\d+$/, '')}-${n}`
+    slugs.add(slug)
+    const created = now - d.ageDays * 24 * HOUR
+    const moderated = new Date(Math.min(now, created + d.approvedAfterHours * HOUR)).toISOString()
+    return {
+      slug,
+      title: d.title,
+      description: d.description,
+      url: d.url,
+      tagSlugs: d.tags,
+      groupId: group.id,
+      channelId: group.channelBySlug.get(d.channel)!,
+      platformId: tax.platformBySlug.get(d.platform)!,
+      status: d.status,
+      isActive: true,
+      submittedBy: members[d.submitter]!,
+      approvedAt: d.status === 'approved' ? moderated : null,
+      rejectionReason: d.rejectionReason,
+      createdAt: new Date(created).toISOString(),
+      updatedAt: d.status === 'pending' ? new Date(created).toISOString() : moderated,
+    }
   })
   await engine().contentStore(payload).insertContent(items)
   return { content: items.length }
@@ -206,7 +227,7 @@ export async function seedTags(payload: Payload, count: number, seed = 7): Promi
   return rows.map((r) => r.slug)
 }
 
-/** N approved items over the demo taxonomy (created if missing) and the given tag pool. */
+/** The benchmark generator, separate from the demo: N approved items over the demo taxonomy (created if missing) and the given tag pool. */
 export async function seedContent(payload: Payload, count: number, opts: { tags?: string[]; seed?: number } = {}): Promise<number> {
   const tax = await seedDemoTaxonomy(payload)
   const seed = opts.seed ?? Date.now() % 1_000_000
