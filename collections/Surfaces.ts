@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
+import { taxonomyConsoleEndpoints } from '../endpoints/adminTaxonomy'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
@@ -16,6 +17,7 @@ export const Surfaces: CollectionConfig = {
   },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
+  endpoints: taxonomyConsoleEndpoints,
   hooks: { beforeChange: [renameOnlyGuard('surface')], ...domainWriteHooks('taxonomy') },
   fields: [
     slugField({ unique: true }),

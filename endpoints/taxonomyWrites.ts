@@ -15,7 +15,7 @@ import { TEXT_LIMITS, textField } from '../src/text'
 const hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
 const common = { label: textField(TEXT_LIMITS.label, { min: 1, trim: true }), displayOrder: z.number().int().optional(), isActive: z.boolean().optional() }
 
-const createBodies: Record<TaxonomyKind, z.ZodObject> = {
+export const createBodies: Record<TaxonomyKind, z.ZodObject> = {
   surface: z.strictObject({
     ...common,
     slug: z.string(),

@@ -1,5 +1,5 @@
 /**
- * npm run seed -- --demo          demo taxonomy + 200 items in all three states
+ * npm run seed -- --demo          the demo deployment: taxonomy, 5 members, 300+ curated items in all three states
  * npm run seed -- --content N     N approved items (bulk, through src/db; FTS kept in sync by triggers)
  * npm run seed -- --tags N        N extra tags over every facet (bulk)
  */
