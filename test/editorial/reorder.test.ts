@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 import { PERMISSIONS } from '../../src/auth/permissions'
 import { engine } from '../../src/db/engine'
+import { createUser, freshIp } from '../auth/helpers'
 import { tokenFor } from '../content/helpers'
 import { testApp, type TestApp } from '../support/app'
 
@@ -130,5 +131,68 @@ describe('taxonomy reorder', () => {
     expect(denied.status).toBe(403)
     expect(denied.body.error.code).toBe('auth.forbidden')
     expect(await order('surfaces')).toEqual(before)
+  })
+})
+
+/** A console session (Payload's cookie) for a new user holding exactly `permissions`. */
+async function consoleCookie(permissions: string[]): Promise<string> {
+  const role = await app.payload.create({ collection: 'roles', data: { name: `console-${Math.random().toString(36).slice(2, 8)}`, permissions } as never, overrideAccess: true })
+  const user = await createUser(app, [String(role.id)])
+  const res = await app.request('POST', '/users/login', { body: { email: user.email, password: user.password }, headers: freshIp() })
+  expect(res.status, res.text).toBe(200)
+  return `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+}
+
+describe('the console tree endpoints (session cookie, same services)', () => {
+  const idOf = async (collection: 'surfaces' | 'groups', slug: string, where: Record<string, unknown> = {}) =>
+    String((await app.payload.find({ collection, where: { slug: { equals: slug }, ...where } as never, limit: 1, overrideAccess: true })).docs[0]!.id)
+
+  it('reorders, toggles active and creates a child for a catalog.manage session; the catalog follows', async () => {
+    const cookie = await consoleCookie(['catalog.manage'])
+    const learn = await idOf('surfaces', 'learn')
+    const before = await catalog()
+    const res = await app.request('POST', '/surfaces/tree/reorder', { headers: { cookie }, body: { kind: 'group', parentId: learn, slugs: ['data', 'design', 'web', 'science'] } })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data.map((g: any) => g.slug)).toEqual(['data', 'design', 'web', 'science'])
+    const after = await catalog()
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
+    expect(groupsOf(after.body, 'learn')).toEqual(['data', 'design', 'web', 'science'])
+
+    const bad = await app.request('POST', '/surfaces/tree/reorder', { headers: { cookie }, body: { kind: 'group', parentId: learn, slugs: ['data', 'web'] } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.code).toBe('validation.failed')
+    expect(groupsOf((await catalog()).body, 'learn')).toEqual(['data', 'design', 'web', 'science'])
+
+    const design = await idOf('groups', 'design', { surface: { equals: learn } })
+    const off = await app.request('POST', '/surfaces/tree/active', { headers: { cookie }, body: { kind: 'group', id: design, isActive: false } })
+    expect(off.status, off.text).toBe(200)
+    expect(off.body.data).toMatchObject({ slug: 'design', isActive: false })
+    expect(groupsOf((await catalog()).body, 'learn')).toEqual(['data', 'web', 'science'])
+    await app.request('POST', '/surfaces/tree/active', { headers: { cookie }, body: { kind: 'group', id: design, isActive: true } })
+
+    const child = await app.request('POST', '/surfaces/tree/create', { headers: { cookie }, body: { kind: 'channel', parentId: design, label: 'Colour & Light' } })
+    expect(child.status, child.text).toBe(200)
+    expect(child.body.data).toMatchObject({ slug: 'colour-light', label: 'Colour & Light', group: 'design', displayOrder: 0, isActive: true, parentId: design })
+    const again = await app.request('POST', '/surfaces/tree/create', { headers: { cookie }, body: { kind: 'channel', parentId: design, label: 'Colour & Light' } })
+    expect(again.status).toBe(409)
+    expect(again.body.error.code).toBe('slug.conflict')
+    const noParent = await app.request('POST', '/surfaces/tree/create', { headers: { cookie }, body: { kind: 'group', label: 'Orphan' } })
+    expect(noParent.status).toBe(400)
+    expect(noParent.body.error.details).toEqual([{ field: 'parentId', constraint: 'required' }])
+  })
+
+  it('refuses sessions without catalog.manage (403) and callers without a session (401), changing nothing', async () => {
+    const cookie = await consoleCookie(PERMISSIONS.filter((p) => p !== 'catalog.manage'))
+    const before = await order('surfaces')
+    const body = { kind: 'surface', slugs: [...before].reverse().map(([slug]) => slug) }
+    const denied = await app.request('POST', '/surfaces/tree/reorder', { headers: { cookie }, body })
+    expect(denied.status).toBe(403)
+    expect(denied.body.error.code).toBe('auth.forbidden')
+    const anonymous = await app.request('POST', '/surfaces/tree/reorder', { body })
+    expect(anonymous.status).toBe(401)
+    const create = await app.request('POST', '/surfaces/tree/create', { headers: { cookie }, body: { kind: 'surface', label: 'Sneaky' } })
+    expect(create.status).toBe(403)
+    expect(await order('surfaces')).toEqual(before)
+    expect(await app.payload.count({ collection: 'surfaces', where: { slug: { equals: 'sneaky' } }, overrideAccess: true })).toMatchObject({ totalDocs: 0 })
   })
 })
