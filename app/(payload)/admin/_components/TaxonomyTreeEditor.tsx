@@ -230,6 +230,7 @@ export function TaxonomyTreeEditor({ initial, canManage }: { initial: TreeNode[]
                 }}
                 data-tree-row
                 data-slug={node.slug}
+                role="group"
                 tabIndex={0}
                 className={classes.filter(Boolean).join(' ')}
                 aria-label={`${node.label}, ${NOUN[node.kind]} ${i + 1} of ${list.length}${node.isActive ? '' : ', inactive'}`}
