@@ -201,7 +201,45 @@ export async function seedDemo(payload: Payload): Promise<{ content: number }> {
     }
   })
   await engine().contentStore(payload).insertContent(items)
+  await recordDemoDecisions(payload, items)
   return { content: items.length }
+}
+
+/**
+ * The audit trail a real deployment would have for the demo's decisions (the dashboard's chart
+ * and the audit log read it): one approve or reject event per decided item, by the first admin.
+ */
+async function recordDemoDecisions(payload: Payload, items: NewContent[]): Promise<void> {
+  const decided = items.filter((i) => i.status !== 'pending')
+  const found = await payload.find({
+    collection: 'content',
+    where: { slug: { in: decided.map((i) => i.slug) } },
+    pagination: false,
+    depth: 0,
+    select: { slug: true },
+    overrideAccess: true,
+  })
+  const idBySlug = new Map(found.docs.map((d) => [String(d.slug), String(d.id)]))
+  const actor = await anyAdminId(payload)
+  for (const item of decided) {
+    const approved = item.status === 'approved'
+    await payload.create({
+      collection: 'moderation-events',
+      data: {
+        actor,
+        action: approved ? 'approve' : 'reject',
+        targetCollection: 'content',
+        targetId: idBySlug.get(item.slug)!,
+        targetSlug: item.slug,
+        stateBefore: 'pending',
+        stateAfter: item.status,
+        reason: item.rejectionReason,
+        at: approved ? item.approvedAt! : item.updatedAt,
+      },
+      overrideAccess: true,
+      depth: 0,
+    })
+  }
 }
 
 /** The demo seed at start-up (SEED_DEMO=true) only when the database holds no content. */

@@ -88,6 +88,16 @@ describe('seeding', () => {
       for (const f of ['topic', 'format', 'level', 'source-type']) expect(facets.has(f)).toBe(true)
     }
 
+    // The audit trail holds each decision, as the dashboard and the audit log read it.
+    expect(await count('moderation-events', { action: { equals: 'approve' } })).toBe(approved)
+    const rejections = await app.payload.find({ collection: 'moderation-events', where: { action: { equals: 'reject' } }, pagination: false, depth: 0, overrideAccess: true })
+    expect(rejections.docs).toHaveLength(rejected)
+    const byId = new Map(all.map((i) => [String(i.id), i]))
+    for (const e of rejections.docs as any[]) {
+      expect(byId.get(e.targetId)).toMatchObject({ slug: e.targetSlug, status: 'rejected', rejectionReason: e.reason })
+      expect(e).toMatchObject({ stateBefore: 'pending', stateAfter: 'rejected', targetCollection: 'content' })
+    }
+
     // Search and filters read like a real deployment.
     const search = await app.request('GET', '/v1/content?q=rust&limit=50')
     expect(search.body.pagination.total).toBeGreaterThanOrEqual(4)
