@@ -125,7 +125,7 @@ function errorResponses(route: RouteSpec): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of errorCodesOf(route)) {
     const status = ERROR_CODES[code].status
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code].sort())
   }
   if (hasBody(route)) byStatus.set(413, ['validation.failed'])
   const out: Record<string, Json> = {}
