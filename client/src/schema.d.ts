@@ -5629,7 +5629,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Session"];
+                        data: components["schemas"]["TokenPair"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -5651,9 +5651,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `auth.invalid_credentials`: The email or password is incorrect.
-             *
-             *     `auth.invalid_token`: Token malformed, expired or not recognized.
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
              *
              *     `auth.missing_token`: No Authorization header.
              */
@@ -5667,7 +5665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "auth.invalid_credentials" | "auth.invalid_token" | "auth.missing_token";
+                            code?: "auth.invalid_token" | "auth.missing_token";
                         };
                     };
                 };

@@ -6,7 +6,7 @@ import { changePassword } from '../../src/services/auth'
 import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
 import { passwordField } from './schemas'
-import { Session } from '../dtos'
+import { TokenPair } from '../dtos'
 
 const body = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordField })
 
@@ -16,7 +16,7 @@ export const passwordChange = defineRoute({
   path: '/auth/password/change',
   summary: 'Change the password: every session ends, a fresh pair is issued',
   request: { body },
-  responses: { data: Session, rateLimited: true, errors: ['auth.invalid_credentials'] },
+  responses: { data: TokenPair, rateLimited: true },
   auth: 'required',
   before: rateLimit('passwordChange'),
   handler: async (ctx) => {

@@ -36,6 +36,7 @@ export function contractChecker(document: OpenApiDocument): ContractCheck {
     }
   }
 
+  const ERROR_ENVELOPE = `openapi#/${pointer('components', 'schemas', 'ErrorEnvelope')}`
   const validate = (ref: string, body: unknown): string[] => {
     const check = ajv.getSchema(ref)
     if (!check) return [`no schema at ${ref}`]
@@ -57,7 +58,7 @@ export function contractChecker(document: OpenApiDocument): ContractCheck {
     if (!op) {
       // No operation: the dispatcher's own 404 route.not_found / 405 route.method_not_allowed.
       if (status !== 404 && status !== 405) return [`${method} ${below} matches no operation, yet answered ${status}`]
-      return validate(`openapi#/${pointer('components', 'schemas', 'ErrorEnvelope')}`, body)
+      return validate(ERROR_ENVELOPE, body)
     }
     const response = op.responses[String(status)]
     if (!response) return [`${method} ${op.path} answered ${status}, which the document does not declare (declared: ${Object.keys(op.responses).join(', ')})`]
@@ -68,6 +69,14 @@ export function contractChecker(document: OpenApiDocument): ContractCheck {
     if (!response.content) {
       if (text !== '') problems.push(`status ${status} declares no body, yet one came`)
       return problems
+    }
+    if (status >= 400) {
+      // Errors: the one envelope schema (compiled once), and a code this status lists.
+      const schema = (response.content as Json)['application/json'] as { schema: { allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }] } }
+      const codes = schema.schema.allOf[1].properties.error.properties.code.enum
+      const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code
+      if (typeof code === 'string' && !codes.includes(code)) problems.push(`error code ${code} is not among the codes declared for ${status}: must be equal to one of the allowed values ${codes.join(', ')}`)
+      return [...problems, ...validate(ERROR_ENVELOPE, body)]
     }
     const ref = `openapi#/${pointer('paths', op.path, op.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')}`
     return [...problems, ...validate(ref, body)]
