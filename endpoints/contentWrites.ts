@@ -31,7 +31,7 @@ export const submitContentRoute = defineRoute({
     data: ContentDto,
     status: 201,
     rateLimited: true,
-    errors: ['content.submissions_closed', 'slug.conflict', 'slug.reserved', 'tag.not_found', 'group.not_found', 'channel.not_found', 'platform.not_found'],
+    errors: ['content.submissions_closed', 'content.duplicate', 'slug.conflict', 'slug.reserved', 'tag.not_found', 'group.not_found', 'channel.not_found', 'platform.not_found'],
   },
   auth: 'required',
   before: rateLimit('submit'),

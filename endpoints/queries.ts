@@ -31,5 +31,9 @@ export const listContentQuery = paginationQuery.extend({
     .optional()
     .meta({ description: `Default newest; ${RESERVED_SORTS.join(' and ')} are reserved (400 sort.unsupported).` }),
   status: z.enum(STATUS_FILTERS).optional().meta({ description: 'Default approved; any other needs content.moderate.' }),
+  url: z
+    .string()
+    .optional()
+    .meta({ description: 'An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?").' }),
   estimate: z.enum(['true', 'false']).optional().meta({ description: 'Allow an approximate total on very large unfiltered lists.' }),
 })

@@ -645,6 +645,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/me/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own submissions, every status, newest first (with rejectionReason) */
+        get: operations["getAuthMeSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/password/change": {
         parameters: {
             query?: never;
@@ -1283,6 +1300,8 @@ export interface operations {
                 sort?: "newest" | "oldest" | "alpha";
                 /** @description Default approved; any other needs content.moderate. */
                 status?: "approved" | "pending" | "rejected" | "all";
+                /** @description An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?"). */
+                url?: string;
                 /** @description Allow an approximate total on very large unfiltered lists. */
                 estimate?: "true" | "false";
             };
@@ -1767,7 +1786,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `slug.conflict`: The slug is in use; details = `{ slug, entity }`.
+             * @description `content.duplicate`: This URL was already submitted; details = `{ slug, status? }`.
+             *
+             *     `slug.conflict`: The slug is in use; details = `{ slug, entity }`.
              *
              *     `slug.reserved`: A reserved slug was used.
              */
@@ -1781,7 +1802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "slug.conflict" | "slug.reserved";
+                            code?: "content.duplicate" | "slug.conflict" | "slug.reserved";
                         };
                     };
                 };
@@ -5580,6 +5601,95 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "user.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAuthMeSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's own submissions, every status, newest first (with rejectionReason) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContentDto"][];
+                        meta: components["schemas"]["Meta"];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "pagination.invalid" | "validation.failed";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.invalid_token" | "auth.missing_token";
                         };
                     };
                 };
