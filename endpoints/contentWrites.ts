@@ -76,6 +76,8 @@ export const deleteContentRoute = defineRoute({
 export const restoreContentRoute = defineRoute({
   method: 'post',
   path: '/content/:slug/restore',
+  summary: 'Undo a soft delete',
+  responses: { data: ContentDto, errors: ['content.not_found'] },
   permissions: ['content.delete'],
   handler: async ({ req, params, user }) => ({ data: await restoreContent(req.payload, params.slug!, user) }),
 })

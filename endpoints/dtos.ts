@@ -7,6 +7,7 @@
 import { z } from 'zod'
 
 import { PERMISSIONS } from '../src/auth/permissions'
+import { MODERATION_ACTIONS } from '../src/db/engine'
 
 /** ISO 8601 UTC. */
 const timestamp = z.string().meta({ format: 'date-time' })
@@ -119,6 +120,20 @@ export const Session = z
   .meta({ id: 'Session' })
 
 export const Me = z.object({ user: UserDto, permissions: z.array(z.enum(PERMISSIONS)) }).meta({ id: 'Me' })
+
+/** One entry of the moderation audit trail. */
+export const ModerationEventDto = z
+  .object({
+    id: z.string(),
+    action: z.enum(MODERATION_ACTIONS),
+    actor: z.object({ id: z.string(), email: z.string().nullable(), username: z.string().nullable() }).nullable(),
+    target: z.object({ collection: z.string(), id: z.string(), slug: z.string() }),
+    stateBefore: z.string().nullable(),
+    stateAfter: z.string().nullable(),
+    reason: z.string().nullable(),
+    at: timestamp,
+  })
+  .meta({ id: 'ModerationEventDto' })
 
 export const HealthStatus = z.object({ status: z.enum(['ok', 'ready']) }).meta({ id: 'HealthStatus' })
 

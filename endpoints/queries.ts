@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 
+import { MODERATION_ACTIONS } from '../src/db/engine'
 import { LIST_SORTS, PERIODS, RESERVED_SORTS, STATUS_FILTERS } from '../src/services/contentQuery'
 
 const commaSlugs = (what: string) => z.string().meta({ description: `Comma-separated ${what} slugs (OR within the list).` })
@@ -36,4 +37,13 @@ export const listContentQuery = paginationQuery.extend({
     .optional()
     .meta({ description: 'An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?").' }),
   estimate: z.enum(['true', 'false']).optional().meta({ description: 'Allow an approximate total on very large unfiltered lists.' }),
+})
+
+/** GET /moderation/events (parsed by src/services/moderationEvents' parseEventFilters). */
+export const moderationEventsQuery = paginationQuery.extend({
+  action: z.enum(MODERATION_ACTIONS).optional(),
+  actor: z.string().optional().meta({ description: 'A user id (24 hexadecimal characters).' }),
+  target: z.string().optional().meta({ description: 'The slug or id of the changed document.' }),
+  from: z.string().optional().meta({ description: 'Inclusive lower bound: an ISO date or timestamp.' }),
+  to: z.string().optional().meta({ description: 'Inclusive upper bound: an ISO date or timestamp.' }),
 })

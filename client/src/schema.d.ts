@@ -181,6 +181,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/{slug}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a soft delete
+         * @description Needs every one of these permissions: `content.delete`.
+         */
+        post: operations["postContentBySlugRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The moderation audit trail, newest first
+         * @description Needs every one of these permissions: `content.moderate`.
+         */
+        get: operations["getModerationEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tags": {
         parameters: {
             query?: never;
@@ -907,6 +947,26 @@ export interface components {
             /** @constant */
             deleted: true;
             id: string;
+        };
+        ModerationEventDto: {
+            id: string;
+            /** @enum {string} */
+            action: "approve" | "reject" | "delete" | "restore" | "tag.rename" | "taxonomy.rename";
+            actor: {
+                id: string;
+                email: string | null;
+                username: string | null;
+            } | null;
+            target: {
+                collection: string;
+                id: string;
+                slug: string;
+            };
+            stateBefore: string | null;
+            stateAfter: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            at: string;
         };
         TagDto: {
             slug: string;
@@ -2133,6 +2193,249 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "content.state_invalid";
+                        };
+                    };
+                };
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postContentBySlugRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undo a soft delete */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContentDto"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`. */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.invalid_token" | "auth.missing_token";
+                        };
+                    };
+                };
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.forbidden";
+                        };
+                    };
+                };
+            };
+            /** @description `content.not_found`: The slug is not an active, caller-visible item. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "content.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `validation.failed`: the body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getModerationEvents: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+                action?: "approve" | "reject" | "delete" | "restore" | "tag.rename" | "taxonomy.rename";
+                /** @description A user id (24 hexadecimal characters). */
+                actor?: string;
+                /** @description The slug or id of the changed document. */
+                target?: string;
+                /** @description Inclusive lower bound: an ISO date or timestamp. */
+                from?: string;
+                /** @description Inclusive upper bound: an ISO date or timestamp. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The moderation audit trail, newest first */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ModerationEventDto"][];
+                        meta: components["schemas"]["Meta"];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "pagination.invalid" | "validation.failed";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.invalid_token" | "auth.missing_token";
+                        };
+                    };
+                };
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.forbidden";
                         };
                     };
                 };
