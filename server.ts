@@ -29,8 +29,11 @@ const { runServer } = await import('./src/server/run')
 await runServer(config, async () => {
   const { default: next } = await import('next')
   const { getPayload } = await import('payload')
-  const { serveApi } = await import('./src/http/nodeAdapter')
+  const { serveApi, writeResult } = await import('./src/http/nodeAdapter')
+  const { NodeHeaderReader } = await import('./src/http/headers')
+  const { logger } = await import('./src/logging')
   const { dispatchApi } = await import('./endpoints')
+  const { answerReference, isReferencePath } = await import('./endpoints/reference')
   const payloadConfig = (await import('./payload.config')).default
   const app = next({ dev: false, dir: import.meta.dirname })
   const handle = app.getRequestHandler()
@@ -44,6 +47,19 @@ await runServer(config, async () => {
     // The API goes straight to its dispatcher (the one the Next route calls), skipping
     // Next's routing and Fetch object building: same code, a fraction of the per-request work.
     api: (req, res) => serveApi(dispatchApi, req, res, payload, origin),
+    // /openapi.json and /docs: the contract and its reference page, outside the envelope.
+    reference: {
+      matches: isReferencePath,
+      handle: (req, res) =>
+        void answerReference(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!, new NodeHeaderReader(req.headers)).then(
+          (result) => writeResult(res, result!),
+          (err) => {
+            logger().error({ err }, 'server.reference_failed')
+            if (!res.headersSent) res.writeHead(500)
+            res.end()
+          },
+        ),
+    },
     other: (req, res) => void handle(req, res),
   }
 })

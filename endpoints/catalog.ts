@@ -1,11 +1,14 @@
 import { defineRoute } from '../src/api/route'
 import { getCatalog } from '../src/services/catalog'
 import { PUBLIC_CACHE } from './meta'
+import { CatalogRecord } from './dtos'
 
 /** GET /catalog: the taxonomy tree; the wrapper answers 304 when If-None-Match matches. */
 export const catalog = defineRoute({
   method: 'get',
   path: '/catalog',
+  summary: 'The taxonomy tree',
+  responses: { data: CatalogRecord, cached: true },
   handler: async ({ req }) => {
     const data = await getCatalog(req.payload)
     return { data, etag: data.etag, cacheControl: PUBLIC_CACHE }

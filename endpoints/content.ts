@@ -1,10 +1,22 @@
+import { z } from 'zod'
+
 import { defineRoute } from '../src/api/route'
 import { getContent, listContent, relatedContent } from '../src/services/content'
 import { parseListQuery } from '../src/services/contentQuery'
+import { ContentDto } from './dtos'
+import { listContentQuery } from './queries'
 
 export const listContentRoute = defineRoute({
   method: 'get',
   path: '/content',
+  summary: 'List content (approved only unless the caller may moderate)',
+  request: { query: listContentQuery },
+  responses: {
+    data: z.array(ContentDto),
+    paginated: true,
+    errors: ['pagination.invalid', 'sort.unsupported', 'query.too_short', 'validation.failed', 'auth.forbidden'],
+    headers: { 'X-Total-Estimated': '`true` when pagination.total is an estimate (`estimate=true` on a large collection).' },
+  },
   auth: 'optional',
   handler: async ({ req, query, user }) => {
     const { data, pagination, estimated } = await listContent(req.payload, parseListQuery(query), user)
@@ -15,6 +27,8 @@ export const listContentRoute = defineRoute({
 export const getContentRoute = defineRoute({
   method: 'get',
   path: '/content/:slug',
+  summary: 'One content item',
+  responses: { data: ContentDto, errors: ['content.not_found'] },
   auth: 'optional',
   handler: async ({ req, params, user }) => ({ data: await getContent(req.payload, params.slug!, user) }),
 })
@@ -22,6 +36,8 @@ export const getContentRoute = defineRoute({
 export const relatedContentRoute = defineRoute({
   method: 'get',
   path: '/content/:slug/related',
+  summary: 'Related items, ranked (not paginated, fixed cap)',
+  responses: { data: z.array(ContentDto), errors: ['content.not_found'] },
   auth: 'optional',
   handler: async ({ req, params, user }) => ({ data: await relatedContent(req.payload, params.slug!, user) }),
 })

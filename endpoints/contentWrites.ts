@@ -6,6 +6,7 @@ import { rateLimit } from '../src/services/rateLimit'
 import { approveContent, rejectContent, restoreContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { contentUrlField } from '../src/urlPolicy'
+import { ContentDto, Deleted } from './dtos'
 
 
 const submitBody = z.strictObject({
@@ -24,6 +25,14 @@ const rejectBody = z.strictObject({ reason: textField(TEXT_LIMITS.reason, { trim
 export const submitContentRoute = defineRoute({
   method: 'post',
   path: '/content/submit',
+  summary: 'Submit content; it waits as pending',
+  request: { body: submitBody },
+  responses: {
+    data: ContentDto,
+    status: 201,
+    rateLimited: true,
+    errors: ['content.submissions_closed', 'content.duplicate', 'slug.conflict', 'slug.reserved', 'tag.not_found', 'group.not_found', 'channel.not_found', 'platform.not_found'],
+  },
   auth: 'required',
   before: rateLimit('submit'),
   handler: async ({ req, body, user }) => ({
@@ -35,6 +44,8 @@ export const submitContentRoute = defineRoute({
 export const approveContentRoute = defineRoute({
   method: 'post',
   path: '/content/:slug/approve',
+  summary: 'Approve pending content',
+  responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid'] },
   permissions: ['content.approve'],
   handler: async ({ req, params, user }) => ({ data: await approveContent(req.payload, params.slug!, user) }),
 })
@@ -42,6 +53,9 @@ export const approveContentRoute = defineRoute({
 export const rejectContentRoute = defineRoute({
   method: 'post',
   path: '/content/:slug/reject',
+  summary: 'Reject pending content, with an optional reason',
+  request: { body: rejectBody },
+  responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid'] },
   permissions: ['content.approve'],
   handler: async ({ req, params, body, user }) => {
     const { reason } = parseWith(rejectBody, await body())
@@ -52,6 +66,8 @@ export const rejectContentRoute = defineRoute({
 export const deleteContentRoute = defineRoute({
   method: 'delete',
   path: '/content/:slug',
+  summary: 'Soft-delete content (isActive=false)',
+  responses: { data: Deleted, errors: ['content.not_found'] },
   permissions: ['content.delete'],
   handler: async ({ req, params, user }) => ({ data: await softDeleteContent(req.payload, params.slug!, user) }),
 })
@@ -60,6 +76,8 @@ export const deleteContentRoute = defineRoute({
 export const restoreContentRoute = defineRoute({
   method: 'post',
   path: '/content/:slug/restore',
+  summary: 'Undo a soft delete',
+  responses: { data: ContentDto, errors: ['content.not_found'] },
   permissions: ['content.delete'],
   handler: async ({ req, params, user }) => ({ data: await restoreContent(req.payload, params.slug!, user) }),
 })

@@ -2,6 +2,7 @@ import { defineRoute } from '../src/api/route'
 import { engine } from '../src/db/engine'
 import { ApiError } from '../src/errors'
 import { notReady } from '../src/services/readiness'
+import { HealthStatus } from './dtos'
 
 const unavailable = (details: unknown) =>
   new ApiError(503, 'service.unavailable', 'The service is not ready.', details, { 'Retry-After': '5' })
@@ -9,6 +10,8 @@ const unavailable = (details: unknown) =>
 export const health = defineRoute({
   method: 'get',
   path: '/health',
+  summary: 'Liveness: the database answers a ping',
+  responses: { data: HealthStatus, errors: ['service.unavailable'] },
   handler: async ({ req }) => {
     if (!(await engine().ping(req.payload))) throw unavailable({ database: false })
     return { data: { status: 'ok' } }
@@ -18,6 +21,8 @@ export const health = defineRoute({
 export const ready = defineRoute({
   method: 'get',
   path: '/ready',
+  summary: 'Readiness: database connected and start-up work done',
+  responses: { data: HealthStatus, errors: ['service.unavailable'] },
   handler: async ({ req }) => {
     const database = await engine().ping(req.payload)
     const waiting = notReady()

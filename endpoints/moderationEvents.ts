@@ -1,12 +1,19 @@
+import { z } from 'zod'
+
 import { defineRoute } from '../src/api/route'
 import { parsePagination } from '../src/services/contentQuery'
 import { listModerationEvents, parseEventFilters } from '../src/services/moderationEvents'
+import { ModerationEventDto } from './dtos'
+import { moderationEventsQuery } from './queries'
 
 /** The moderation audit trail, newest first: filters action, actor, target, from, to; offset/limit. */
 export const moderationEventsRoute = defineRoute({
   method: 'get',
   path: '/moderation/events',
   permissions: ['content.moderate'],
+  summary: 'The moderation audit trail, newest first',
+  request: { query: moderationEventsQuery },
+  responses: { data: z.array(ModerationEventDto), paginated: true, errors: ['pagination.invalid', 'validation.failed'] },
   handler: async ({ req, query }) => {
     const { offset, limit } = parsePagination(query)
     const { data, pagination } = await listModerationEvents(req.payload, parseEventFilters(query), offset, limit)

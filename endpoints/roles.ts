@@ -6,6 +6,7 @@ import { PERMISSIONS } from '../src/auth/permissions'
 import { grantorWith } from '../src/services/grants'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
 import { TEXT_LIMITS, textField } from '../src/text'
+import { Deleted, RoleDto } from './dtos'
 
 const MANAGE = ['role.manage'] as const
 
@@ -20,6 +21,9 @@ const updateBody = createBody.partial()
 export const createRoleRoute = defineRoute({
   method: 'post',
   path: '/roles',
+  summary: 'Create a role',
+  request: { body: createBody },
+  responses: { data: RoleDto, status: 201, errors: ['role.name_taken'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ status: 201, data: await createRole(ctx.req.payload, parseWith(createBody, await ctx.body()), grantorWith(ctx.user!.permissions)) }),
 })
@@ -27,6 +31,8 @@ export const createRoleRoute = defineRoute({
 export const listRolesRoute = defineRoute({
   method: 'get',
   path: '/roles',
+  summary: 'Every role',
+  responses: { data: z.array(RoleDto) },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: await listRoles(ctx.req.payload) }),
 })
@@ -34,6 +40,8 @@ export const listRolesRoute = defineRoute({
 export const getRoleRoute = defineRoute({
   method: 'get',
   path: '/roles/:id',
+  summary: 'One role',
+  responses: { data: RoleDto, errors: ['role.not_found'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: toRoleDto(await requireRole(ctx.req.payload, ctx.params.id!)) }),
 })
@@ -41,6 +49,9 @@ export const getRoleRoute = defineRoute({
 export const updateRoleRoute = defineRoute({
   method: 'patch',
   path: '/roles/:id',
+  summary: 'Update a role (partial)',
+  request: { body: updateBody },
+  responses: { data: RoleDto, errors: ['role.not_found', 'role.name_taken', 'role.protected'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, parseWith(updateBody, await ctx.body()), grantorWith(ctx.user!.permissions)) }),
 })
@@ -48,6 +59,8 @@ export const updateRoleRoute = defineRoute({
 export const deleteRoleRoute = defineRoute({
   method: 'delete',
   path: '/roles/:id',
+  summary: 'Delete a role no user holds',
+  responses: { data: Deleted, errors: ['role.not_found', 'role.protected', 'role.in_use'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: await deleteRole(ctx.req.payload, ctx.params.id!) }),
 })

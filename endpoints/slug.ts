@@ -4,11 +4,15 @@ import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { SLUG_ENTITIES, suggest } from '../src/services/slug'
 import { TEXT_LIMITS, textField } from '../src/text'
+import { SlugSuggestion } from './dtos'
 
 const body = z.object({ value: textField(TEXT_LIMITS.slugValue, { min: 1 }), entity: z.enum(SLUG_ENTITIES) }).strict()
 
 export const suggestSlugRoute = defineRoute({
   method: 'post',
   path: '/slug/suggest',
+  summary: 'Suggest a slug for a value (uniqueness is not checked)',
+  request: { body },
+  responses: { data: SlugSuggestion },
   handler: async (ctx) => ({ data: suggest(parseWith(body, await ctx.body()).value) }),
 })

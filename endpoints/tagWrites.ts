@@ -4,6 +4,7 @@ import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { createTag, renameTag, updateTag } from '../src/services/tagWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
+import { TagDto, TagRename } from './dtos'
 
 const label = textField(TEXT_LIMITS.label, { min: 1, trim: true })
 const facet = textField(TEXT_LIMITS.facetKey, { min: 1 })
@@ -15,6 +16,9 @@ const renameBody = z.strictObject({ newSlug: z.string() })
 export const createTagRoute = defineRoute({
   method: 'post',
   path: '/tags',
+  summary: 'Create a tag',
+  request: { body: createBody },
+  responses: { data: TagDto, status: 201, errors: ['slug.conflict', 'slug.reserved', 'facet.not_found'] },
   permissions: ['tag.manage'],
   handler: async ({ req, body }) => ({ status: 201, data: await createTag(req.payload, parseWith(createBody, await body())) }),
 })
@@ -22,6 +26,9 @@ export const createTagRoute = defineRoute({
 export const updateTagRoute = defineRoute({
   method: 'patch',
   path: '/tags/:slug',
+  summary: 'Update a tag (label, facet)',
+  request: { body: patchBody },
+  responses: { data: TagDto, errors: ['tag.not_found', 'facet.not_found'] },
   permissions: ['tag.manage'],
   handler: async ({ req, params, body }) => ({ data: await updateTag(req.payload, params.slug!, parseWith(patchBody, await body())) }),
 })
@@ -29,6 +36,9 @@ export const updateTagRoute = defineRoute({
 export const renameTagRoute = defineRoute({
   method: 'post',
   path: '/tags/:slug/rename',
+  summary: 'Rename a tag: every item follows, audited',
+  request: { body: renameBody },
+  responses: { data: TagRename, errors: ['tag.not_found', 'slug.conflict', 'slug.reserved'] },
   permissions: ['tag.manage'],
   handler: async ({ req, params, body, user }) => {
     const { newSlug } = parseWith(renameBody, await body())

@@ -6,11 +6,13 @@
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
+import type { ErrorCode } from '../src/api/errorCodes'
 import { defineRoute, type RouteSpec } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { createNode, findNode, renameNode, reorderChildren, type ReorderableKind, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
+import { TaxonomyNodes } from './dtos'
 
 const hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
 const common = { label: textField(TEXT_LIMITS.label, { min: 1, trim: true }), displayOrder: z.number().int().optional(), isActive: z.boolean().optional() }
@@ -54,11 +56,18 @@ async function parentOf(payload: Payload, kind: TaxonomyKind, params: Record<str
 
 function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermissions: readonly string[]): RouteSpec[] {
   const manage = ['catalog.manage']
+  const data = TaxonomyNodes[kind]
+  // The parents' lookups answer their own not-found codes.
+  const parents = (kind === 'group' ? ['surface.not_found'] : kind === 'channel' ? ['surface.not_found', 'group.not_found'] : []) as ErrorCode[]
+  const own = `${kind}.not_found` as const
   return [
     defineRoute({
       method: 'post',
       path: base,
       permissions: manage,
+      summary: `Create a ${kind}`,
+      request: { body: createBodies[kind] },
+      responses: { data, status: 201, errors: [...parents, 'slug.conflict', 'slug.reserved'] },
       handler: async ({ req, params, body }) => {
         const data = parseWith(createBodies[kind], await body())
         return { status: 201, data: await createNode(req.payload, kind, data, await parentOf(req.payload, kind, params)) }
@@ -68,6 +77,9 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       method: 'patch',
       path: `${base}/:${param}`,
       permissions: manage,
+      summary: `Update a ${kind} (every field but its address)`,
+      request: { body: patchBodies[kind] },
+      responses: { data, errors: [...parents, own] },
       handler: async ({ req, params, body }) => {
         const patch = parseWith(patchBodies[kind], await body())
         const parent = await parentOf(req.payload, kind, params)
@@ -79,6 +91,9 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       method: 'post',
       path: `${base}/:${param}/rename`,
       permissions: renamePermissions,
+      summary: `Rename a ${kind}`,
+      request: { body: renameBody },
+      responses: { data, errors: [...parents, own, 'slug.conflict', 'slug.reserved'] },
       handler: async ({ req, params, body, user }) => {
         const { newSlug } = parseWith(renameBody, await body())
         const parent = await parentOf(req.payload, kind, params)

@@ -7,6 +7,8 @@ import { ApiError } from '../src/errors'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { emailField, passwordField, usernameField } from './auth/schemas'
+import { Deleted, UserDto } from './dtos'
+import { paginationQuery } from './queries'
 
 const MANAGE = ['user.manage'] as const
 
@@ -31,6 +33,9 @@ function pageOf(query: URLSearchParams): { offset: number; limit: number } {
 export const createUserRoute = defineRoute({
   method: 'post',
   path: '/users',
+  summary: 'Create a user',
+  request: { body: createBody },
+  responses: { data: UserDto, status: 201, errors: ['user.email_taken', 'user.username_taken', 'role.not_found'] },
   permissions: MANAGE,
   handler: async (ctx) => {
     const input = parseWith(createBody, await ctx.body())
@@ -41,6 +46,9 @@ export const createUserRoute = defineRoute({
 export const listUsersRoute = defineRoute({
   method: 'get',
   path: '/users',
+  summary: 'List users',
+  request: { query: paginationQuery },
+  responses: { data: z.array(UserDto), paginated: true, errors: ['pagination.invalid'] },
   permissions: MANAGE,
   handler: async (ctx) => {
     const { offset, limit } = pageOf(ctx.query)
@@ -52,6 +60,8 @@ export const listUsersRoute = defineRoute({
 export const getUserRoute = defineRoute({
   method: 'get',
   path: '/users/:id',
+  summary: 'One user',
+  responses: { data: UserDto, errors: ['user.not_found'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: toUserDto(await requireUser(ctx.req.payload, ctx.params.id!)) }),
 })
@@ -59,6 +69,9 @@ export const getUserRoute = defineRoute({
 export const updateUserRoute = defineRoute({
   method: 'patch',
   path: '/users/:id',
+  summary: 'Update a user (partial)',
+  request: { body: updateBody },
+  responses: { data: UserDto, errors: ['user.not_found', 'user.email_taken', 'user.username_taken', 'role.not_found'] },
   permissions: MANAGE,
   handler: async (ctx) => {
     const patch = parseWith(updateBody, await ctx.body())
@@ -70,6 +83,8 @@ export const updateUserRoute = defineRoute({
 export const deleteUserRoute = defineRoute({
   method: 'delete',
   path: '/users/:id',
+  summary: 'Deactivate a user (refresh tokens revoked; never removed)',
+  responses: { data: Deleted, errors: ['user.not_found'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: await deactivateUser(ctx.req.payload, ctx.params.id!, grantorWith(ctx.user!.permissions)) }),
 })

@@ -5,6 +5,7 @@ import { parseWith } from '../../src/api/validation'
 import { login as loginUser } from '../../src/services/auth'
 import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
+import { Session } from '../dtos'
 
 // No format rules here: a malformed email simply fails like any wrong credential.
 const body = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) })
@@ -12,6 +13,9 @@ const body = z.object({ email: z.string().min(1).max(320), password: z.string().
 export const login = defineRoute({
   method: 'post',
   path: '/auth/login',
+  summary: 'Sign in: a token pair and the user',
+  request: { body },
+  responses: { data: Session, rateLimited: true, errors: ['auth.invalid_credentials'] },
   before: rateLimit('login'),
   handler: async (ctx) => {
     const { email, password } = parseWith(body, await ctx.body())

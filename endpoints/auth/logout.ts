@@ -11,6 +11,9 @@ const body = z.object({ refreshToken: refreshTokenField })
 export const logout = defineRoute({
   method: 'post',
   path: '/auth/logout',
+  summary: "Sign out: revokes the refresh token's family",
+  request: { body },
+  responses: { data: z.null() },
   auth: 'required',
   handler: async (ctx) => {
     const { refreshToken } = parseWith(body, await ctx.body())

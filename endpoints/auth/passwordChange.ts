@@ -6,6 +6,7 @@ import { changePassword } from '../../src/services/auth'
 import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
 import { passwordField } from './schemas'
+import { TokenPair } from '../dtos'
 
 const body = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordField })
 
@@ -13,6 +14,9 @@ const body = z.object({ currentPassword: z.string().min(1).max(1024), newPasswor
 export const passwordChange = defineRoute({
   method: 'post',
   path: '/auth/password/change',
+  summary: 'Change the password: every session ends, a fresh pair is issued',
+  request: { body },
+  responses: { data: TokenPair, rateLimited: true },
   auth: 'required',
   before: rateLimit('passwordChange'),
   handler: async (ctx) => {

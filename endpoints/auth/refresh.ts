@@ -6,6 +6,7 @@ import { refresh as rotate } from '../../src/services/auth'
 import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
 import { refreshTokenField } from './schemas'
+import { TokenPair } from '../dtos'
 
 const body = z.object({ refreshToken: refreshTokenField })
 
@@ -13,6 +14,9 @@ const body = z.object({ refreshToken: refreshTokenField })
 export const refresh = defineRoute({
   method: 'post',
   path: '/auth/refresh',
+  summary: 'Rotate the refresh token: a new pair',
+  request: { body },
+  responses: { data: TokenPair, rateLimited: true, errors: ['auth.invalid_token'] },
   before: rateLimit('refresh'),
   handler: async (ctx) => {
     const { refreshToken } = parseWith(body, await ctx.body())

@@ -9,6 +9,7 @@ import { register as registerUser } from '../../src/services/auth'
 import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
 import { emailField, passwordField, usernameField } from './schemas'
+import { Session } from '../dtos'
 
 const body = z.object({ email: emailField, username: usernameField, password: passwordField })
 
@@ -16,6 +17,9 @@ const body = z.object({ email: emailField, username: usernameField, password: pa
 export const register = defineRoute({
   method: 'post',
   path: '/auth/register',
+  summary: 'Register (open, or with user.invite when self-registration is closed)',
+  request: { body },
+  responses: { data: Session, status: 201, rateLimited: true, errors: ['auth.forbidden', 'user.email_taken', 'user.username_taken'] },
   auth: 'optional',
   before: rateLimit('register'),
   handler: async (ctx) => {

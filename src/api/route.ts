@@ -1,8 +1,10 @@
 import type { Payload } from 'payload'
+import type { ZodType } from 'zod'
 
 import type { AuthMode, AuthUser } from '../../access/guards'
 import type { HeaderReader } from '../http/headers'
 import type { RequestLogger } from '../logging'
+import type { ErrorCode } from './errorCodes'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
 
@@ -54,7 +56,41 @@ export type ApiContext = {
   body(): Promise<unknown>
 }
 
+/** What a route reads, as the zod schemas its handler parses with (the OpenAPI document is built from them). */
+export type RouteRequest = {
+  /** The query string's parameters, one property each. */
+  query?: ZodType
+  /** The JSON body. */
+  body?: ZodType
+  /** The path's parameters; undeclared ones are documented as plain strings. */
+  params?: ZodType
+}
+
+/** What a route answers: the envelope's data, and every error code it can answer beyond those its declaration implies. */
+export type RouteResponses = {
+  /** The success envelope's `data`. */
+  data: ZodType
+  /** A list with the envelope's `pagination`. */
+  paginated?: boolean
+  /** The success status: 200 unless said otherwise (201 for creation). */
+  status?: 200 | 201
+  /**
+   * Error codes the route's own logic answers (src/api/errorCodes names their statuses).
+   * Authentication, permission, validation (when a request schema is declared), body-size,
+   * rate-limit (`rateLimited`) and internal errors are added from the rest of the declaration.
+   */
+  errors?: readonly ErrorCode[]
+  /** Public cacheable read: ETag, Cache-Control, and 304 on a matching If-None-Match. */
+  cached?: boolean
+  /** The route's `before` gate throttles it: 429 `ratelimit.exceeded` with Retry-After. */
+  rateLimited?: boolean
+  /** Response headers beyond the standard ones: name → description. */
+  headers?: Record<string, string>
+}
+
 export type RouteSpec = {
+  /** A one-line summary for the API reference. */
+  summary?: string
   method: HttpMethod
   /** Path below /api/v1, in path-to-regexp syntax: `/content/:slug`. */
   path: string
@@ -64,6 +100,8 @@ export type RouteSpec = {
   /** Runs after authentication and before the handler: rate limits and other gates. */
   before?: (ctx: ApiContext) => Promise<void>
   handler: (ctx: ApiContext) => Promise<Reply>
+  request?: RouteRequest
+  responses: RouteResponses
 }
 
 export const API_PREFIX = '/v1'

@@ -84,7 +84,7 @@ class NodeApiRequest implements ApiRequest {
   }
 }
 
-function writeResult(res: ServerResponse, result: ApiResult): void {
+export function writeResult(res: ServerResponse, result: ApiResult): void {
   if (result.body !== null) result.headers['Content-Length'] = String(Buffer.byteLength(result.body))
   res.writeHead(result.status, result.headers)
   res.end(result.body ?? undefined)

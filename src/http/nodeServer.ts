@@ -2,7 +2,7 @@
  * The Node HTTP server in front of the app (server.ts builds it; tests build the same one
  * with other handlers): the client address stamped into X-Forwarded-For, header and body
  * timeouts, enveloped answers to the errors Node detects itself, and /api/v1 routed to the
- * API's own handler, everything else to `other` (Next).
+ * API's own handler, /openapi.json and /docs to `reference`, everything else to `other` (Next).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -11,6 +11,9 @@ import { getConfig } from '../config'
 import { onClientError } from './clientErrors'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+/** Paths answered beside the API and Next (the OpenAPI document and the reference page). */
+export type PathHandler = { matches(path: string): boolean; handle: Handler }
 
 const API_V1 = '/api/v1'
 
@@ -32,8 +35,19 @@ export function stampPeerAddress(req: IncomingMessage): void {
 /**
  * `metrics` answers GET /metrics on this port (src/server/metricsEndpoint; it is 404 there
  * unless METRICS_TOKEN is set); without it /metrics goes to `other` like any page.
+ * `reference` answers the paths it matches (/openapi.json and /docs, from endpoints/reference).
  */
-export function createAppServer({ api, other, metrics }: { api: Handler; other: Handler; metrics?: Handler }): Server {
+export function createAppServer({
+  api,
+  reference,
+  other,
+  metrics,
+}: {
+  api: Handler
+  reference?: PathHandler
+  other: Handler
+  metrics?: Handler
+}): Server {
   const timeoutMs = getConfig().httpRequestTimeoutSeconds * 1000
   // Responses under way, by socket: a Node-level error after a response started closes the
   // connection without writing a second status line into it.
@@ -55,6 +69,7 @@ export function createAppServer({ api, other, metrics }: { api: Handler; other: 
       const url = req.url ?? '/'
       if (isApiPath(url)) api(req, res)
       else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
+      else if (reference?.matches(url.split('?')[0]!)) reference.handle(req, res)
       else other(req, res)
     },
   )

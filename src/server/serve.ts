@@ -14,7 +14,7 @@ import type { Payload } from 'payload'
 
 import type { AppConfig } from '../config'
 import { closeDatabase, engine } from '../db/engine'
-import { createAppServer } from '../http/nodeServer'
+import { createAppServer, type PathHandler } from '../http/nodeServer'
 import { stopFollowUps } from '../jobs/followUps'
 import { flushLogs, logCrashes, logger } from '../logging'
 import { collectQueueDepth, observeRequest } from '../metrics'
@@ -24,8 +24,8 @@ import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoin
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
-/** What the entry point builds: Payload started, the API handler, and the rest (Next). */
-export type App = { payload: Payload; api: Handler; other: Handler }
+/** What the entry point builds: Payload started, the API handler, the reference paths (/openapi.json, /docs), and the rest (Next). */
+export type App = { payload: Payload; api: Handler; reference?: PathHandler; other: Handler }
 
 const IDLE_SWEEP_MS = 100
 
@@ -46,6 +46,7 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
     }
   const server = createAppServer({
     api: closingAware(app.api),
+    reference: app.reference && { matches: app.reference.matches, handle: closingAware(app.reference.handle) },
     other: closingAware((req, res) => {
       const started = performance.now()
       res.once('finish', () => observeRequest('next', res.statusCode, performance.now() - started))

@@ -14,7 +14,10 @@ export type RequestOptions = { body?: unknown; rawBody?: string; headers?: Recor
 export type TestApp = {
   payload: Payload
   config: SanitizedConfig
-  /** Calls the real request handlers in-process: /v1 through the API dispatcher (as server.ts and the Next route do), the rest through Payload's REST handler. */
+  /**
+   * Calls the real request handlers in-process: /v1 through the API dispatcher (as server.ts and the Next route do), the rest through Payload's REST handler.
+   * Every /v1 answer is validated against the OpenAPI document (test/support/contract): a mismatch throws.
+   */
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>
   /** Every log line written since the app started, parsed. */
   logs: Record<string, any>[]
@@ -42,6 +45,9 @@ export function testApp(): Promise<TestApp> {
     const payload = await getPayload({ config })
     const { dispatchApi } = await import('../../endpoints')
     const { apiRequestFromFetch, toResponse } = await import('../../src/http/fetchAdapter')
+    const { openApiDocument } = await import('../../endpoints/reference')
+    const { contractChecker } = await import('./contract')
+    const checkContract = contractChecker(openApiDocument())
     const request: TestApp['request'] = async (method, path, options = {}) => {
       const headers = new Headers(options.headers)
       if (options.token) headers.set('authorization', `Bearer ${options.token}`)
@@ -51,16 +57,21 @@ export function testApp(): Promise<TestApp> {
         headers.set('content-type', 'application/json')
       }
       const request = new Request(`http://localhost:3000/api${path}`, { method, headers, body })
-      const res =
-        path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
-          ? toResponse(await dispatchApi(apiRequestFromFetch(request, payload)))
-          : await handleEndpoints({ config, request })
+      const isApi = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
+      const res = isApi ? toResponse(await dispatchApi(apiRequestFromFetch(request, payload))) : await handleEndpoints({ config, request })
       const text = await res.text()
       let parsed: unknown = undefined
       try {
         parsed = text ? JSON.parse(text) : undefined
       } catch {
         parsed = undefined
+      }
+      if (isApi) {
+        // Every /v1 answer must be what the OpenAPI document says this operation answers.
+        const problems = checkContract({ method: method.toUpperCase(), path, status: res.status, headers: res.headers, body: parsed, text })
+        if (problems.length > 0) {
+          throw new Error(`OpenAPI contract: ${method.toUpperCase()} /api${path} answered ${res.status}:\n  ${problems.join('\n  ')}\n${text.slice(0, 500)}`)
+        }
       }
       return { status: res.status, headers: res.headers, body: parsed, text }
     }

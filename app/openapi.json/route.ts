@@ -1,0 +1,5 @@
+import { answerReferenceRequest } from '../referenceRoute'
+
+export const dynamic = 'force-dynamic'
+export const GET = answerReferenceRequest
+export const HEAD = answerReferenceRequest

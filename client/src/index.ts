@@ -1,0 +1,5 @@
+export { ApiError } from './apiError'
+export { createClient, type Client, type ClientOptions } from './client'
+export type { CallOptions, DataOf, Method, Operation, PaginationOf, PathsWith, Result } from './operations'
+export type { components, operations, paths } from './schema'
+export { chromeStorageTokenStore, memoryTokenStore, type StorageAreaLike, type Tokens, type TokenStore } from './tokenStore'
