@@ -54,11 +54,16 @@ async function parentOf(payload: Payload, kind: TaxonomyKind, params: Record<str
   return undefined
 }
 
+/** The not-found codes of a kind's parents in the path (a group's surface; a channel's surface and group). */
+function parentNotFoundCodes(kind: TaxonomyKind): ErrorCode[] {
+  return kind === 'group' ? ['surface.not_found'] : kind === 'channel' ? ['surface.not_found', 'group.not_found'] : []
+}
+
 function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermissions: readonly string[]): RouteSpec[] {
   const manage = ['catalog.manage']
   const data = TaxonomyNodes[kind]
   // The parents' lookups answer their own not-found codes.
-  const parents = (kind === 'group' ? ['surface.not_found'] : kind === 'channel' ? ['surface.not_found', 'group.not_found'] : []) as ErrorCode[]
+  const parents = parentNotFoundCodes(kind)
   const own = `${kind}.not_found` as const
   return [
     defineRoute({
@@ -110,6 +115,12 @@ function reorderRoute(kind: ReorderableKind, base: string): RouteSpec {
     method: 'post',
     path: `${base}/reorder`,
     permissions: ['catalog.manage'],
+    summary: `Reorder the ${kind}s of one parent (displayOrder, one transaction)`,
+    request: { body: reorderBody },
+    responses: {
+      data: z.array(TaxonomyNodes[kind]),
+      errors: parentNotFoundCodes(kind),
+    },
     handler: async ({ req, params, body }) => {
       const { slugs } = parseWith(reorderBody, await body())
       return { data: await reorderChildren(req.payload, kind, await parentOf(req.payload, kind, params), slugs) }

@@ -300,6 +300,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/catalog/surfaces/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the surfaces of one parent (displayOrder, one transaction)
+         * @description Needs every one of these permissions: `catalog.manage`.
+         */
+        post: operations["postCatalogSurfacesReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/surfaces/{surface}/groups/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the groups of one parent (displayOrder, one transaction)
+         * @description Needs every one of these permissions: `catalog.manage`.
+         */
+        post: operations["postCatalogSurfacesBySurfaceGroupsReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/surfaces/{surface}/groups/{group}/channels/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the channels of one parent (displayOrder, one transaction)
+         * @description Needs every one of these permissions: `catalog.manage`.
+         */
+        post: operations["postCatalogSurfacesBySurfaceGroupsByGroupChannelsReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/catalog/surfaces": {
         parameters: {
             query?: never;
@@ -3085,6 +3145,398 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description `validation.failed`: the body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postCatalogSurfacesReorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slugs: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Reorder the surfaces of one parent (displayOrder, one transaction) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SurfaceNode"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`. */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.invalid_token" | "auth.missing_token";
+                        };
+                    };
+                };
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.forbidden";
+                        };
+                    };
+                };
+            };
+            /** @description `validation.failed`: the body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postCatalogSurfacesBySurfaceGroupsReorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                surface: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slugs: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Reorder the groups of one parent (displayOrder, one transaction) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GroupNode"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`. */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.invalid_token" | "auth.missing_token";
+                        };
+                    };
+                };
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.forbidden";
+                        };
+                    };
+                };
+            };
+            /** @description `surface.not_found`: No surface has this slug. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "surface.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `validation.failed`: the body is over the size limit. */
+            413: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal.error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postCatalogSurfacesBySurfaceGroupsByGroupChannelsReorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                surface: string;
+                group: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slugs: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Reorder the channels of one parent (displayOrder, one transaction) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ChannelNode"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`. */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation.failed";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.invalid_token" | "auth.missing_token";
+                        };
+                    };
+                };
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth.forbidden";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description `group.not_found`: No group has this slug in this surface.
+             *
+             *     `surface.not_found`: No surface has this slug.
+             */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "group.not_found" | "surface.not_found";
                         };
                     };
                 };
