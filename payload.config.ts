@@ -21,7 +21,7 @@ import { Users } from './collections/Users'
 import { getConfig } from './src/config'
 import { engine } from './src/db/engine'
 import { logger } from './src/logging'
-import { onStart } from './src/services/startup'
+import { onStart } from './src/startup/startup'
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 const config = getConfig()

@@ -186,7 +186,7 @@ async function main() {
   rows.push(await measure('GET /content (default)', `${api}/content`, {}, pid))
   rows.push(await measure('GET /content?tags&group', `${api}/content?tags=${tag}&group=${group}`, {}, pid))
   rows.push(await measure('GET /content?q=typescript', `${api}/content?q=typescript`, {}, pid))
-  const { GENERAL } = await import('../src/services/seed')
+  const { GENERAL } = await import('../src/seed/seed')
   let n = 0
   const coldQuery = () => {
     n += 1

@@ -1,7 +1,7 @@
 import { defineRoute } from '../src/api/route'
 import { engine } from '../src/db/engine'
 import { ApiError } from '../src/errors'
-import { notReady } from '../src/services/readiness'
+import { notReady } from '../src/startup/readiness'
 import { HealthStatus } from './dtos'
 
 const unavailable = (details: unknown) =>

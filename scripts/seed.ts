@@ -28,7 +28,7 @@ if (!demo && contentCount === undefined && tagCount === undefined) {
 try {
   const config = (await import('../payload.config')).default
   const payload = await getPayload({ config })
-  const { seedContent, seedDemo, seedTags } = await import('../src/services/seed')
+  const { seedContent, seedDemo, seedTags } = await import('../src/seed/seed')
   const started = Date.now()
   const report: Record<string, number> = {}
   if (demo) report.demoContent = (await seedDemo(payload)).content

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { bootstrap } from '../src/services/bootstrap'
+import { bootstrap } from '../src/startup/bootstrap'
 import { testApp } from './support/app'
 
 describe('bootstrap', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { expectReady, markReady } from '../src/services/readiness'
+import { expectReady, markReady } from '../src/startup/readiness'
 import { testApp } from './support/app'
 
 describe('GET /api/v1/health and /ready', () => {

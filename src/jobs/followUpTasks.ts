@@ -8,7 +8,7 @@
 import type { Payload } from 'payload'
 
 import type { FollowUpKind } from '../db/engine'
-import { renderThumbnail } from '../services/thumbnail'
+import { renderThumbnail } from '../media/thumbnail'
 
 export type FollowUpJob = { contentId: string; kind: FollowUpKind }
 export type FollowUpHandler = (payload: Payload, job: FollowUpJob) => Promise<unknown>

@@ -114,7 +114,7 @@ describe('GET /catalog', () => {
 
 describe('readiness', () => {
   it('/ready waits for the catalog priming, which start-up performs', async () => {
-    const { notReady } = await import('../../src/services/readiness')
+    const { notReady } = await import('../../src/startup/readiness')
     expect(notReady()).not.toContain('catalog')
     const res = await app.request('GET', '/v1/ready')
     expect(res.status).toBe(200)

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/config'
-import { GENERAL, seedContent, seedDemo } from '../../src/services/seed'
+import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp

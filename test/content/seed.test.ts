@@ -4,9 +4,9 @@ import { getConfig } from '../../src/config'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { testApp, type TestApp } from '../support/app'
 import { engine } from '../../src/db/engine'
-import { seedContent, seedDemo, seedDemoIfEmpty, seedTags } from '../../src/services/seed'
 import { demoResources } from '../../src/seed/demoResources'
 import { DEMO_MEMBERS, DEMO_SURFACES } from '../../src/seed/demoTaxonomy'
+import { seedContent, seedDemo, seedDemoIfEmpty, seedTags } from '../../src/seed/seed'
 
 let app: TestApp
 let demoCount = 0

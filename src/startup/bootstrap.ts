@@ -1,9 +1,9 @@
 import type { Payload } from 'payload'
 
-import { STARTING_FACETS } from '../../collections/Facets'
 import { SEEDED_ROLES } from '../auth/permissions'
 import { getConfig } from '../config'
 import { logger } from '../logging'
+import { STARTING_FACETS } from './startingFacets'
 
 /** Seeded roles, with the admin role always holding every permission. Idempotent. */
 async function ensureRoles(payload: Payload): Promise<Map<string, string>> {

@@ -7,11 +7,11 @@
 import type { Payload } from 'payload'
 
 import { engine, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
-import { demoResources } from '../seed/demoResources'
-import { DEMO_GROUPS, DEMO_MEMBER_PASSWORD, DEMO_MEMBERS, DEMO_PLATFORMS, DEMO_SURFACES, DEMO_TAGS, tagLabel } from '../seed/demoTaxonomy'
+import { SYSTEM_GRANTOR } from '../services/grants'
+import { createUser } from '../services/users'
 import { suggestSlug } from '../slug'
-import { SYSTEM_GRANTOR } from './grants'
-import { createUser } from './users'
+import { demoResources } from './demoResources'
+import { DEMO_GROUPS, DEMO_MEMBER_PASSWORD, DEMO_MEMBERS, DEMO_PLATFORMS, DEMO_SURFACES, DEMO_TAGS, tagLabel } from './demoTaxonomy'
 
 type Id = string
 export type DemoTaxonomy = {

@@ -4,10 +4,10 @@ import { getConfig } from '../config'
 import { engine } from '../db/engine'
 import { startFollowUps } from '../jobs/followUps'
 import { logger } from '../logging'
+import { seedDemoIfEmpty } from '../seed/seed'
+import { primeCatalog } from '../services/catalog'
 import { bootstrap } from './bootstrap'
-import { primeCatalog } from './catalog'
 import { expectReady, markReady } from './readiness'
-import { seedDemoIfEmpty } from './seed'
 
 /** Payload's onInit: idempotent bootstrap, content indexes, the optional demo seed, catalog priming. */
 export async function onStart(payload: Payload): Promise<void> {
