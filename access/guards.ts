@@ -1,6 +1,5 @@
 import { verifyAccessToken } from '../src/auth/accessToken'
 import { ApiError, forbidden } from '../src/errors'
-import type { HeaderReader } from '../src/http/headers'
 
 /** The caller as the API sees it: an id and the permissions its access token carries. */
 export type AuthUser = { id: string; permissions: string[] }
@@ -13,8 +12,8 @@ export type SubjectCheck = (userId: string) => Promise<boolean>
 /** Every authenticated caller may submit content; the permission need not be granted. */
 export const IMPLICIT_PERMISSIONS = ['content.submit']
 
-function bearerToken(headers: HeaderReader): string | null | undefined {
-  const header = headers.get('authorization')
+/** The token of an `Authorization: Bearer …` value: undefined when absent, null when malformed. */
+function bearerToken(header: string | null): string | null | undefined {
   if (!header) return undefined
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim())
   return match ? match[1]! : null
@@ -26,9 +25,9 @@ function bearerToken(headers: HeaderReader): string | null | undefined {
  * `auth.invalid_token`. With `isLive` (state-changing requests), a token whose subject is no
  * longer an active user is `auth.invalid_token` too, though its signature and expiry hold.
  */
-export async function authenticate(headers: HeaderReader, mode: AuthMode, isLive?: SubjectCheck): Promise<AuthUser | null> {
+export async function authenticate(authorization: string | null, mode: AuthMode, isLive?: SubjectCheck): Promise<AuthUser | null> {
   if (mode === 'none') return null
-  const token = bearerToken(headers)
+  const token = bearerToken(authorization)
   if (token === undefined) {
     if (mode === 'required') throw new ApiError(401, 'auth.missing_token', 'An access token is required.')
     return null

@@ -3,7 +3,7 @@ import type { CollectionAfterReadHook, CollectionBeforeChangeHook, CollectionCon
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { adminFirstRegister, adminLogin, adminPasswordFlowRefused } from '../src/auth/adminSession'
-import { afterUserChange, hashPasswordBeforeOperation } from '../src/auth/userHooks'
+import { afterUserChange, hashPasswordBeforeOperation } from '../src/services/userHooks'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 

@@ -1,13 +1,12 @@
 import { z } from 'zod'
 
+import { rateLimit } from '../src/api/rateLimitGate'
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
-import { rateLimit } from '../src/services/rateLimit'
 import { approveContent, rejectContent, restoreContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { contentUrlField } from '../src/urlPolicy'
 import { ContentDto, Deleted } from './dtos'
-
 
 const submitBody = z.strictObject({
   title: textField(TEXT_LIMITS.title, { min: 1, trim: true }),

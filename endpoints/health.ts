@@ -1,6 +1,6 @@
 import { defineRoute } from '../src/api/route'
-import { engine } from '../src/db/engine'
 import { ApiError } from '../src/errors'
+import { databaseAnswers } from '../src/services/health'
 import { notReady } from '../src/startup/readiness'
 import { HealthStatus } from './dtos'
 
@@ -13,7 +13,7 @@ export const health = defineRoute({
   summary: 'Liveness: the database answers a ping',
   responses: { data: HealthStatus, errors: ['service.unavailable'] },
   handler: async ({ req }) => {
-    if (!(await engine().ping(req.payload))) throw unavailable({ database: false })
+    if (!(await databaseAnswers(req.payload))) throw unavailable({ database: false })
     return { data: { status: 'ok' } }
   },
 })
@@ -24,7 +24,7 @@ export const ready = defineRoute({
   summary: 'Readiness: database connected and start-up work done',
   responses: { data: HealthStatus, errors: ['service.unavailable'] },
   handler: async ({ req }) => {
-    const database = await engine().ping(req.payload)
+    const database = await databaseAnswers(req.payload)
     const waiting = notReady()
     if (!database || waiting.length > 0) throw unavailable({ database, waiting })
     return { data: { status: 'ready' } }

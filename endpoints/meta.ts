@@ -1,5 +1,5 @@
 import { defineRoute } from '../src/api/route'
-import { weakEtag } from '../src/http/etag'
+import { weakEtag } from '../src/entityTag'
 import { brandingRecord } from '../src/services/branding'
 import { BrandingRecord } from './dtos'
 

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 
+import { rateLimit } from '../../src/api/rateLimitGate'
 import { defineRoute } from '../../src/api/route'
 import { parseWith } from '../../src/api/validation'
 import { login as loginUser } from '../../src/services/auth'
-import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
 import { Session } from '../dtos'
 

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 
 import { hasPermissions } from '../../access/guards'
+import { rateLimit } from '../../src/api/rateLimitGate'
 import { defineRoute } from '../../src/api/route'
 import { parseWith } from '../../src/api/validation'
 import { getConfig } from '../../src/config'
 import { forbidden } from '../../src/errors'
 import { register as registerUser } from '../../src/services/auth'
-import { rateLimit } from '../../src/services/rateLimit'
 import { clientInfo } from './clientInfo'
 import { emailField, passwordField, usernameField } from './schemas'
 import { Session } from '../dtos'

@@ -4,11 +4,10 @@ import type { ZodType } from 'zod'
 import type { AuthMode, AuthUser } from '../../access/guards'
 import type { HeaderReader } from '../http/headers'
 import type { RequestLogger } from '../logging'
+import type { Pagination } from '../services/pagination'
 import type { ErrorCode } from './errorCodes'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
-
-export type Pagination = { offset: number; limit: number; total: number; hasMore: boolean }
 
 /** What a handler returns: raw data; the wrapper builds the envelope and the headers. */
 export type Reply = {

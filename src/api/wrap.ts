@@ -60,7 +60,7 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
     try {
       // Reads stay stateless; a write re-checks that the token's user still exists and is active.
       const isLive = READ_METHODS.has(req.method.toUpperCase()) ? undefined : (id: string) => isActiveSubject(req.payload, id)
-      const user = await authenticate(req.headers, mode, isLive)
+      const user = await authenticate(req.headers.get('authorization'), mode, isLive)
       userId = user?.id
       requirePermissions(user, permissions)
       let bodyPromise: Promise<unknown> | undefined

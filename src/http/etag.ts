@@ -1,10 +1,3 @@
-import { createHash } from 'node:crypto'
-
-/** A weak entity tag over a serialized payload. */
-export function weakEtag(serialized: string): string {
-  return `W/"${createHash('sha1').update(serialized).digest('base64url')}"`
-}
-
 const bare = (tag: string) => {
   const t = tag.trim()
   return t.startsWith('W/') ? t.slice(2) : t

@@ -7,7 +7,7 @@ import type { Payload } from 'payload'
 
 import { engine } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
-import { weakEtag } from '../http/etag'
+import { weakEtag } from '../entityTag'
 
 export type CatalogRecord = {
   surfaces: {

@@ -4,7 +4,6 @@
  */
 import type { Payload } from 'payload'
 
-import type { ApiContext } from '../api/route'
 import { type AppConfig, getConfig } from '../config'
 import { engine } from '../db/engine'
 import { ApiError } from '../errors'
@@ -13,7 +12,7 @@ import type { RequestLogger } from '../logging'
 export type LimitName = keyof AppConfig['rateLimits']
 
 /** Limits keyed by user id; every other limit is keyed by client IP. */
-const PER_USER: ReadonlySet<LimitName> = new Set<LimitName>(['passwordChange', 'submit'])
+export const PER_USER_LIMITS: ReadonlySet<LimitName> = new Set<LimitName>(['passwordChange', 'submit'])
 
 export type LimitOutcome = { allowed: boolean; retryAfterSeconds: number }
 
@@ -41,16 +40,4 @@ export async function enforceLimit(
   if (outcome.allowed) return
   log.warn({ limit: name, key: subject, retryAfterSeconds: outcome.retryAfterSeconds }, 'ratelimit.exceeded')
   throw rateLimitExceeded(outcome.retryAfterSeconds)
-}
-
-/**
- * A route `before` gate: `before: rateLimit('submit')`. Per-user limits need an
- * authenticated route (the wrapper authenticates before `before` runs).
- */
-export function rateLimit(name: LimitName): (ctx: ApiContext) => Promise<void> {
-  return async (ctx) => {
-    const subject = PER_USER.has(name) ? ctx.user?.id : ctx.ip
-    if (!subject) throw new ApiError(401, 'auth.missing_token', 'An access token is required.')
-    await enforceLimit(ctx.req.payload, name, subject, ctx.log)
-  }
 }

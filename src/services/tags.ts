@@ -1,10 +1,10 @@
 /** Tag reads: the paginated list (facet, prefix q, sorted by label) and one tag, with usage counts. */
 import type { Payload } from 'payload'
 
-import type { Pagination } from '../api/route'
 import { engine, type TagRecord } from '../db/engine'
 import { ApiError } from '../errors'
 import { getTaxonomy, type Taxonomy } from './catalog'
+import type { Pagination } from './pagination'
 
 export type TagDto = { slug: string; label: string; facet: string | null; usageCount: number }
 

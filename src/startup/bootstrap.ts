@@ -55,7 +55,7 @@ async function ensureAdmin(payload: Payload, adminRoleId: string): Promise<void>
     showHiddenFields: true,
   })
   const existing = byEmail.docs[0] as { id: string; passwordHash?: string | null } | undefined
-  // `password` is turned into the argon2id passwordHash by the users hooks (src/auth/userHooks.ts);
+  // `password` is turned into the argon2id passwordHash by the users hooks (src/services/userHooks.ts);
   // Payload's pbkdf2 columns stay empty. An existing account without one gets the configured password.
   if (existing) {
     await payload.update({

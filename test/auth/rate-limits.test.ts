@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest'
 process.env.RATE_LIMIT_LOGIN = '2/4'
 for (const name of ['REGISTER', 'REFRESH', 'PASSWORD_CHANGE', 'SUBMIT']) process.env[`RATE_LIMIT_${name}`] = '2/60'
 
+import { rateLimit } from '../../src/api/rateLimitGate'
 import type { ApiContext } from '../../src/api/route'
 import { getConfig } from '../../src/config'
 import { engine } from '../../src/db/engine'
 import { rateLimitPoints } from '../../src/db/testSupport'
-import { rateLimit } from '../../src/services/rateLimit'
 import { testApp } from '../support/app'
 import { ADMIN, createUser, login } from './helpers'
 

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto'
 import type { CollectionAfterChangeHook, CollectionBeforeOperationHook } from 'payload'
 import { ValidationError } from 'payload'
 
-import { revokeAllForUser } from '../services/refreshTokens'
-import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords'
+import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords'
+import { revokeAllForUser } from './refreshTokens'
 
 const CONTEXT_KEY = 'argon2PasswordSet'
 
