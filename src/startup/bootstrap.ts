@@ -10,7 +10,7 @@ async function ensureRoles(payload: Payload): Promise<Map<string, string>> {
   const ids = new Map<string, string>()
   for (const role of SEEDED_ROLES) {
     const found = await payload.find({ collection: 'roles', where: { name: { equals: role.name } }, limit: 1, overrideAccess: true })
-    const existing = found.docs[0] as { id: string; permissions?: string[] } | undefined
+    const existing = found.docs[0]
     if (!existing) {
       const created = await payload.create({ collection: 'roles', data: { ...role, permissions: [...role.permissions] }, overrideAccess: true })
       ids.set(role.name, String(created.id))

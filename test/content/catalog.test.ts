@@ -15,8 +15,8 @@ beforeAll(async () => {
   app = await testApp()
   t = await taxonomy(app.payload)
   // inactive entities never appear
-  await app.payload.create({ collection: 'channels', data: { group: t.programming.id, slug: 'retired', label: 'Retired', isActive: false }, overrideAccess: true })
-  await app.payload.create({ collection: 'platforms', data: { slug: 'gone', label: 'Gone', color: '#000000', isActive: false }, overrideAccess: true })
+  await app.payload.create({ collection: 'channels', data: { group: t.programming.id, slug: 'retired', label: 'Retired', displayOrder: 0, isActive: false }, overrideAccess: true })
+  await app.payload.create({ collection: 'platforms', data: { slug: 'gone', label: 'Gone', color: '#000000', displayOrder: 0, isActive: false }, overrideAccess: true })
 })
 
 describe('GET /catalog', () => {
@@ -66,7 +66,7 @@ describe('GET /catalog', () => {
   const writes: [string, () => Promise<unknown>][] = [
     ['surface', () => app.payload.update({ collection: 'surfaces', id: t.learn.id, data: { label: 'Learning' }, overrideAccess: true })],
     ['group', () => app.payload.update({ collection: 'groups', id: t.data.id, data: { displayOrder: 5 }, overrideAccess: true })],
-    ['channel', () => app.payload.create({ collection: 'channels', data: { group: t.data.id, slug: 'ml', label: 'ML' }, overrideAccess: true })],
+    ['channel', () => app.payload.create({ collection: 'channels', data: { group: t.data.id, slug: 'ml', label: 'ML', displayOrder: 0 }, overrideAccess: true })],
     ['platform', () => app.payload.update({ collection: 'platforms', id: t.blog.id, data: { color: '#00ff00' }, overrideAccess: true })],
     ['tag', async () => app.payload.update({ collection: 'tags', where: { slug: { equals: 'sql' } }, data: { label: 'Structured Query Language' }, overrideAccess: true })],
   ]

@@ -17,8 +17,8 @@ async function until<T>(probe: () => Promise<T | undefined | null | false>, ms =
 async function fixture() {
   const app = await testApp()
   const p = app.payload
-  const surface = await p.create({ collection: 'surfaces', data: { slug: 's-fu', label: 'S', routePrefix: '/s', browseMode: 'grid', accentColor: '#000000' }, overrideAccess: true })
-  const group = await p.create({ collection: 'groups', data: { slug: 'g-fu', label: 'G', color: '#dc2626', surface: surface.id }, overrideAccess: true })
+  const surface = await p.create({ collection: 'surfaces', data: { slug: 's-fu', label: 'S', routePrefix: '/s', browseMode: 'grid', accentColor: '#000000', displayOrder: 0 }, overrideAccess: true })
+  const group = await p.create({ collection: 'groups', data: { slug: 'g-fu', label: 'G', color: '#dc2626', surface: surface.id, displayOrder: 0 }, overrideAccess: true })
   const admin = (await p.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
   const content = await p.create({
     collection: 'content',

@@ -76,7 +76,7 @@ describe('branding URLs', () => {
     const meta = await app.request('GET', '/v1/meta')
     expect(meta.body.data.iconUrl).not.toMatch(/script|evil|data:/i)
     expect(meta.body.data.logoUrl).not.toMatch(/script|evil|data:/i)
-    const stored = (await app.payload.findGlobal({ slug: 'branding', overrideAccess: true })) as Record<string, unknown>
+    const stored = await app.payload.findGlobal({ slug: 'branding', overrideAccess: true })
     expect([stored.iconUrl ?? null, stored.logoUrl ?? null, stored.publicUrl ?? null]).toEqual([null, null, null])
   })
 
