@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildConfig, type PayloadLogger } from 'payload'
+import { buildConfig } from 'payload'
 import sharp from 'sharp'
 
 import { Branding } from './collections/Branding'
@@ -82,7 +82,7 @@ export default buildConfig({
   cors: '' as unknown as string[],
   sharp,
   telemetry: false,
-  logger: logger() as unknown as PayloadLogger,
+  logger: logger(),
   // Payload logs every error a request raised at `error`, with its stack, unless named here.
   // These are the caller's mistakes (4xx): one info line with the message, no stack.
   // (src/logging also downgrades any 4xx error that reaches the logger, should a bundler

@@ -1,6 +1,7 @@
 import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
+import type { Content as ContentDoc } from '../payload-types'
 import { contentModerationEndpoints } from '../endpoints/adminModeration'
 import { contentUrlKeyHook } from '../src/services/contentDuplicates'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
@@ -25,7 +26,7 @@ const refId = (v: unknown): string | null =>
   v == null ? null : typeof v === 'object' ? String((v as { id: unknown }).id) : String(v)
 
 /** The channel, when set, must belong to the content's group. */
-const validateChannel: Validate = async (value: unknown, { data, req }: any) => {
+const validateChannel: Validate<unknown, ContentDoc> = async (value, { data, req }) => {
   const channelId = refId(value)
   if (!channelId) return true
   const groupId = refId(data?.group)

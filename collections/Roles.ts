@@ -47,7 +47,7 @@ export const Roles: CollectionConfig = {
     beforeDelete: [
       async ({ id, req }) => {
         const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })
-        const problem = await deleteProblem(req.payload, role as unknown as RoleDoc)
+        const problem = await deleteProblem(req.payload, role)
         if (problem) throw new APIError(problem.message, 409, null, true)
       },
     ],

@@ -4,7 +4,7 @@
  * validation run, content in bulk through src/db) and, separately, N generated approved items
  * for benchmarks. Deterministic per seed value.
  */
-import type { Payload } from 'payload'
+import type { CollectionSlug, Payload, RequiredDataFromCollectionSlug, Where } from 'payload'
 
 import { engine, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
 import { SYSTEM_GRANTOR } from '../services/grants'
@@ -69,12 +69,12 @@ const sentence = (r: ReturnType<typeof rng>) => `${words(r, 2, 8 + r.int(8)).joi
 
 async function facetIds(payload: Payload): Promise<Map<string, Id>> {
   const res = await payload.find({ collection: 'facets', pagination: false, depth: 0, overrideAccess: true })
-  return new Map(res.docs.map((f: any) => [f.key, String(f.id)]))
+  return new Map(res.docs.map((f) => [f.key, String(f.id)]))
 }
 
 /** The demo taxonomy, created through Payload; reuses what already exists (by slug). */
 export async function seedDemoTaxonomy(payload: Payload): Promise<DemoTaxonomy> {
-  const findOrCreate = async (collection: any, where: any, data: any): Promise<Id> => {
+  const findOrCreate = async <S extends CollectionSlug>(collection: S, where: Where, data: RequiredDataFromCollectionSlug<S>): Promise<Id> => {
     const found = await payload.find({ collection, where, limit: 1, depth: 0, overrideAccess: true })
     if (found.docs[0]) return String(found.docs[0].id)
     return String((await payload.create({ collection, data, overrideAccess: true })).id)
@@ -107,9 +107,12 @@ export async function seedDemoTaxonomy(payload: Payload): Promise<DemoTaxonomy> 
   const facets = await facetIds(payload)
   const tags: string[] = []
   for (const [facet, entries] of Object.entries(DEMO_TAGS)) {
+    const facetId = facets.get(facet)
+    // Bootstrap creates the starting facets before anything seeds.
+    if (!facetId) throw new Error(`seed: facet "${facet}" is missing`)
     for (const entry of entries) {
       const { slug, label } = tagLabel(entry)
-      await findOrCreate('tags', { slug: { equals: slug } }, { slug, label, facet: facets.get(facet) })
+      await findOrCreate('tags', { slug: { equals: slug } }, { slug, label, facet: facetId })
       tags.push(slug)
     }
   }

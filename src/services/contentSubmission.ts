@@ -58,7 +58,7 @@ export async function checkTagSlugs(
     overrideAccess: true,
     req,
   })
-  const known = new Set(found.docs.map((t) => String((t as unknown as { slug: string }).slug)))
+  const known = new Set(found.docs.map((t) => t.slug))
   unique.forEach((slug, i) => {
     if (!known.has(slug)) problems.push({ field: `tagSlugs.${i}`, constraint: 'exists', value: slug })
   })

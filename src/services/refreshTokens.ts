@@ -2,27 +2,18 @@
  * Refresh-token records: issue, look up, claim (rotate) and revoke. Raw tokens never touch
  * the database or the logs; only their keyed hash does.
  */
-import type { Payload, PayloadRequest } from 'payload'
+import type { Payload, PayloadRequest, Where } from 'payload'
 
+import type { RefreshToken } from '../../payload-types'
 import { hashRefreshToken, newFamilyId, newRefreshToken } from '../auth/refreshToken'
 import { getConfig } from '../config'
 import { engine } from '../db/engine'
 import type { GraceSuccessor } from '../db/engine'
 
-export type RevokeReason = 'rotated' | 'logout' | 'reuse' | 'password_change' | 'deactivated' | 'password_reset'
+export type RevokeReason = NonNullable<RefreshToken['revokedReason']>
 
-export type RefreshTokenDoc = {
-  id: string
-  userId: string
-  familyId: string
-  tokenHash: string
-  expiresAt: string
-  revokedAt?: string | null
-  revokedReason?: RevokeReason | null
-  /** Reuse grace only: the successor, sealed, until graceUntil. */
-  graceToken?: string | null
-  graceUntil?: string | null
-}
+/** A refresh-token document as the Local API returns it (payload-types.ts). */
+export type RefreshTokenDoc = RefreshToken
 
 export type ClientInfo = { ip?: string; userAgent?: string }
 
@@ -60,7 +51,7 @@ export async function findRefreshToken(payload: Payload, token: string): Promise
     depth: 0,
     overrideAccess: true,
   })
-  return (res.docs[0] as unknown as RefreshTokenDoc | undefined) ?? null
+  return res.docs[0] ?? null
 }
 
 /**
@@ -93,7 +84,7 @@ export async function clearGrace(payload: Payload, userId: string, endedBefore?:
 
 async function revokeWhere(
   payload: Payload,
-  where: Record<string, unknown>,
+  where: Where,
   reason: RevokeReason,
   req?: PayloadRequest,
 ): Promise<void> {
@@ -101,7 +92,7 @@ async function revokeWhere(
   // updateMany at the adapter: one statement, no per-document hooks (the collection has none).
   await payload.db.updateMany({
     collection: COLLECTION,
-    where: { and: [where, { revokedAt: { exists: false } }] } as never,
+    where: { and: [where, { revokedAt: { exists: false } }] },
     data: { revokedAt: now, revokedReason: reason, updatedAt: now },
     req,
   })

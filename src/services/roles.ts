@@ -6,18 +6,13 @@
  */
 import type { Payload } from 'payload'
 
-import { PERMISSIONS } from '../auth/permissions'
+import type { Role } from '../../payload-types'
+import { type Permission, PERMISSIONS } from '../auth/permissions'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type Grantor, roleChangeProblem, throwIfRefused } from './grants'
 
-export type RoleDoc = {
-  id: string
-  name: string
-  description?: string | null
-  permissions?: string[] | null
-  createdAt: string
-  updatedAt: string
-}
+/** A role document as the Local API returns it (payload-types.ts). */
+export type RoleDoc = Role
 
 export type RoleDto = {
   id: string
@@ -73,12 +68,12 @@ export async function deleteProblem(payload: Payload, role: RoleDoc): Promise<{ 
 async function findRole(payload: Payload, id: string): Promise<RoleDoc | null> {
   if (!HEX_ID.test(id)) return null
   const res = await payload.find({ collection: 'roles', where: { id: { equals: id } }, limit: 1, depth: 0, overrideAccess: true })
-  return (res.docs[0] as unknown as RoleDoc | undefined) ?? null
+  return res.docs[0] ?? null
 }
 
 async function findRoleByName(payload: Payload, name: string): Promise<RoleDoc | null> {
   const res = await payload.find({ collection: 'roles', where: { name: { equals: name } }, limit: 1, depth: 0, overrideAccess: true })
-  return (res.docs[0] as unknown as RoleDoc | undefined) ?? null
+  return res.docs[0] ?? null
 }
 
 export async function requireRole(payload: Payload, id: string): Promise<RoleDoc> {
@@ -89,30 +84,30 @@ export async function requireRole(payload: Payload, id: string): Promise<RoleDoc
 
 export async function listRoles(payload: Payload): Promise<RoleDto[]> {
   const res = await payload.find({ collection: 'roles', sort: 'name', pagination: false, depth: 0, overrideAccess: true })
-  return (res.docs as unknown as RoleDoc[]).map(toRoleDto)
+  return res.docs.map(toRoleDto)
 }
 
 const nameTaken = () => new ApiError(409, 'role.name_taken', 'A role with this name exists.')
 
 export async function createRole(
   payload: Payload,
-  input: { name: string; description?: string; permissions: string[] },
+  input: { name: string; description?: string; permissions: Permission[] },
   grantor: Grantor,
 ): Promise<RoleDto> {
   throwIfRefused(roleChangeProblem(grantor, null, input.permissions))
   if (await findRoleByName(payload, input.name)) throw nameTaken()
   const doc = await payload.create({
     collection: 'roles',
-    data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] as never },
+    data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] },
     overrideAccess: true,
   })
-  return toRoleDto(doc as unknown as RoleDoc)
+  return toRoleDto(doc)
 }
 
 export async function updateRole(
   payload: Payload,
   id: string,
-  patch: { name?: string; description?: string; permissions?: string[] },
+  patch: { name?: string; description?: string; permissions?: Permission[] },
   grantor: Grantor,
 ): Promise<RoleDto> {
   const role = await requireRole(payload, id)
@@ -123,12 +118,12 @@ export async function updateRole(
     const other = await findRoleByName(payload, patch.name)
     if (other) throw nameTaken()
   }
-  const data: Record<string, unknown> = {}
+  const data: Partial<Pick<Role, 'name' | 'description' | 'permissions'>> = {}
   if (patch.name !== undefined) data.name = patch.name
   if (patch.description !== undefined) data.description = patch.description
   if (patch.permissions !== undefined) data.permissions = [...new Set(patch.permissions)]
   const doc = await payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true })
-  return toRoleDto(doc as unknown as RoleDoc)
+  return toRoleDto(doc)
 }
 
 export async function deleteRole(payload: Payload, id: string): Promise<{ deleted: true; id: string }> {

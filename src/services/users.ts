@@ -5,24 +5,17 @@
  * by the users collection's hooks (src/services/userHooks.ts), so the API and the admin panel
  * share one path to the argon2id hash.
  */
-import { type Payload, ValidationError } from 'payload'
+import { type Payload, ValidationError, type Where } from 'payload'
 
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOfUser } from '../../access/userPermissions'
+import type { User } from '../../payload-types'
 import { ApiError, notFound } from '../errors'
 import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 
-export type UserDoc = {
-  id: string
-  email: string
-  username: string
-  roles?: (RoleDoc | string)[] | null
-  isActive?: boolean | null
-  createdAt: string
-  updatedAt: string
-  passwordHash?: string | null
-}
+/** A user document as the Local API returns it (payload-types.ts); `passwordHash` only with showHiddenFields. */
+export type UserDoc = User
 
 export type UserDto = {
   id: string
@@ -64,7 +57,7 @@ export function effectivePermissions(doc: UserDoc): string[] {
 export async function findUser(payload: Payload, id: string): Promise<UserDoc | null> {
   if (!HEX_ID.test(id)) return null
   const res = await payload.find({ collection: 'users', where: { id: { equals: id } }, limit: 1, depth: 1, overrideAccess: true })
-  return (res.docs[0] as unknown as UserDoc | undefined) ?? null
+  return res.docs[0] ?? null
 }
 
 /** The user with the stored hash, for credential checks only. */
@@ -77,7 +70,7 @@ export async function findUserWithHash(payload: Payload, email: string): Promise
     overrideAccess: true,
     showHiddenFields: true,
   })
-  return (res.docs[0] as unknown as UserDoc | undefined) ?? null
+  return res.docs[0] ?? null
 }
 
 export async function requireUser(payload: Payload, id: string): Promise<UserDoc> {
@@ -92,8 +85,8 @@ const usernameTaken = () => new ApiError(409, 'user.username_taken', 'This usern
 async function assertUnique(payload: Payload, input: { email?: string; username?: string }, exceptId?: string): Promise<void> {
   const check = async (field: 'email' | 'username', value: string | undefined) => {
     if (value === undefined) return false
-    const where: Record<string, unknown> = { [field]: { equals: value } }
-    const res = await payload.find({ collection: 'users', where: where as never, limit: 1, depth: 0, overrideAccess: true })
+    const where: Where = { [field]: { equals: value } }
+    const res = await payload.find({ collection: 'users', where, limit: 1, depth: 0, overrideAccess: true })
     return res.docs.some((d) => String(d.id) !== exceptId)
   }
   if (await check('email', input.email)) throw emailTaken()
@@ -125,7 +118,7 @@ export async function createUser(payload: Payload, input: CreateUserInput, grant
   try {
     created = await payload.create({
       collection: 'users',
-      data: { email, username: input.username, password: input.password, roles, isActive: true } as never,
+      data: { email, username: input.username, password: input.password, roles, isActive: true },
       overrideAccess: true,
     })
   } catch (err) {
@@ -141,7 +134,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
   if (roles !== undefined) throwIfRefused(await roleAssignmentProblem(payload, grantor, roles))
   const email = patch.email?.trim().toLowerCase()
   await assertUnique(payload, { email, username: patch.username }, String(user.id))
-  const data: Record<string, unknown> = {}
+  const data: Partial<Pick<User, 'email' | 'username' | 'password' | 'isActive' | 'roles'>> = {}
   if (email !== undefined) data.email = email
   if (patch.username !== undefined) data.username = patch.username
   if (patch.password !== undefined) data.password = patch.password
@@ -167,5 +160,5 @@ export async function deactivateUser(payload: Payload, id: string, grantor: Gran
 export async function listUsers(payload: Payload, offset: number, limit: number): Promise<{ docs: UserDoc[]; total: number }> {
   // Payload pages by page number; reading the first offset+limit rows gives any offset exactly.
   const res = await payload.find({ collection: 'users', sort: 'createdAt', limit: offset + limit, page: 1, depth: 1, overrideAccess: true })
-  return { docs: (res.docs as unknown as UserDoc[]).slice(offset), total: res.totalDocs }
+  return { docs: res.docs.slice(offset), total: res.totalDocs }
 }

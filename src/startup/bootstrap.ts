@@ -54,14 +54,14 @@ async function ensureAdmin(payload: Payload, adminRoleId: string): Promise<void>
     overrideAccess: true,
     showHiddenFields: true,
   })
-  const existing = byEmail.docs[0] as { id: string; passwordHash?: string | null } | undefined
+  const existing = byEmail.docs[0]
   // `password` is turned into the argon2id passwordHash by the users hooks (src/services/userHooks.ts);
   // Payload's pbkdf2 columns stay empty. An existing account without one gets the configured password.
   if (existing) {
     await payload.update({
       collection: 'users',
       id: existing.id,
-      data: { roles: [adminRoleId], isActive: true, ...(existing.passwordHash ? {} : { password: admin.password }) } as never,
+      data: { roles: [adminRoleId], isActive: true, ...(existing.passwordHash ? {} : { password: admin.password }) },
       overrideAccess: true,
     })
   } else {

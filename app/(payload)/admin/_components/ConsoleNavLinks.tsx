@@ -5,10 +5,11 @@ import Link from 'next/link'
 import React from 'react'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
+import type { User } from '../../../../payload-types'
 
 export function ConsoleNavLinks() {
-  const { user } = useAuth()
-  const held = permissionsOfUser(user as never)
+  const { user } = useAuth<User>()
+  const held = permissionsOfUser(user)
   return (
     <>
       {held.includes('content.moderate') && (

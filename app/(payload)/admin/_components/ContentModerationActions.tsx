@@ -9,16 +9,17 @@ import { useRouter } from 'next/navigation'
 import React, { useState } from 'react'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
+import type { User } from '../../../../payload-types'
 
 export function ContentModerationActions() {
   const { id } = useDocumentInfo()
-  const { user } = useAuth()
+  const { user } = useAuth<User>()
   const status = useFormFields(([fields]) => fields.status?.value as string | undefined)
   const isActive = useFormFields(([fields]) => fields.isActive?.value as boolean | undefined)
   const router = useRouter()
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
-  const permissions = permissionsOfUser(user as never)
+  const permissions = permissionsOfUser(user)
   const canModerate = status === 'pending' && isActive !== false && permissions.includes('content.approve')
   const canDelete = isActive !== false && permissions.includes('content.delete')
   const canRestore = isActive === false && permissions.includes('content.delete')
