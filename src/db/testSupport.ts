@@ -10,11 +10,7 @@ import type { AppConfig } from '../config'
 import type { Engine } from './engineOps'
 import { mongoTestProbes } from './mongo/testProbes'
 import { sqliteTestProbes } from './sqlite/testProbes'
-
-export type EngineTestProbes = {
-  dropDatabase(db: AppConfig['database']): Promise<void>
-  rateLimitPoints(payload: Payload, db: AppConfig['database'], key: string): Promise<number | undefined>
-}
+import type { EngineTestProbes } from './testProbeTypes'
 
 const PROBES: Record<Engine, EngineTestProbes> = { sqlite: sqliteTestProbes, mongodb: mongoTestProbes }
 

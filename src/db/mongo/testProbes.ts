@@ -1,7 +1,7 @@
 /** Test-suite probes on MongoDB (src/db/testSupport.ts): the database, a counter as stored. */
 import { MongoClient } from 'mongodb'
 
-import type { EngineTestProbes } from '../testSupport'
+import type { EngineTestProbes } from '../testProbeTypes'
 import { nativeDb } from './native'
 
 export const mongoTestProbes: EngineTestProbes = {

@@ -1,7 +1,7 @@
 /** Test-suite probes on SQLite (src/db/testSupport.ts): the file and its WAL, a counter as stored. */
 import { rmSync } from 'node:fs'
 
-import type { EngineTestProbes } from '../testSupport'
+import type { EngineTestProbes } from '../testProbeTypes'
 import { connection, sqliteFileOf } from './connection'
 
 export const sqliteTestProbes: EngineTestProbes = {
