@@ -7,6 +7,15 @@ declare module 'autocannon' {
     errors: number
     timeouts: number
   }
-  function autocannon(options: { url: string; connections?: number; duration?: number; headers?: Record<string, string>; timeout?: number; requests?: { setupRequest?: (req: any) => any }[] }): Promise<Result>
+  /** The request autocannon is about to send; setupRequest may change its path. */
+  type Request = { path: string; method?: string; headers?: Record<string, string>; body?: string }
+  function autocannon(options: {
+    url: string
+    connections?: number
+    duration?: number
+    headers?: Record<string, string>
+    timeout?: number
+    requests?: { setupRequest?: (req: Request) => Request }[]
+  }): Promise<Result>
   export default autocannon
 }

@@ -14,6 +14,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import os from 'node:os'
 import path from 'node:path'
 
+import type { ContentDto } from '../src/services/content'
+
 const root = path.resolve(import.meta.dirname, '..')
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000)
 const TAGS = Number(process.env.BENCH_TAGS ?? 2_000)
@@ -157,8 +159,8 @@ async function main() {
   log(`server up (${useServer ? 'server.ts' : 'next start'})`)
 
   // Samples for the parameterized rows.
-  const first = (await (await fetch(`${base}/api/v1/content?limit=1`)).json()) as any
-  const sample = first.data[0]
+  const first = (await (await fetch(`${base}/api/v1/content?limit=1`)).json()) as { data: Pick<ContentDto, 'slug' | 'tagSlugs' | 'group'>[] }
+  const sample = first.data[0]!
   const tag = sample.tagSlugs[0]
   const group = sample.group
   const catalog = await fetch(`${base}/api/v1/catalog`)
