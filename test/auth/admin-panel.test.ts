@@ -39,8 +39,8 @@ async function storedSecrets(app: TestApp, email: string) {
     overrideAccess: true,
     showHiddenFields: true,
   })
-  const doc = res.docs[0] as any
-  return { hash: doc.hash ?? null, salt: doc.salt ?? null, passwordHash: doc.passwordHash as string }
+  const doc = res.docs[0]!
+  return { hash: doc.hash ?? null, salt: doc.salt ?? null, passwordHash: doc.passwordHash }
 }
 
 describe('admin panel sign-in on the argon2id password store', () => {

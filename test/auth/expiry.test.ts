@@ -37,7 +37,7 @@ describe('token expiry (JWT_ACCESS_TTL_SECONDS=2, JWT_REFRESH_TTL_SECONDS=3)', (
       limit: 1,
       overrideAccess: true,
     })
-    const row = rows.docs[0] as any
+    const row = rows.docs[0]!
     const ttl = new Date(row.expiresAt).getTime() - new Date(row.createdAt).getTime()
     expect(Math.round(ttl / 1000)).toBe(3)
     await sleep(3300)

@@ -185,7 +185,7 @@ describe('users CRUD (user.manage)', () => {
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual({ deleted: true, id: user.id })
     const stored = await app.payload.findByID({ collection: 'users', id: user.id, overrideAccess: true })
-    expect((stored as any).isActive).toBe(false)
+    expect(stored.isActive).toBe(false)
     const rows = await tokenRows(app, user.id)
     expect(rows.length).toBeGreaterThan(0)
     expect(rows.every((r) => r.revokedAt && r.revokedReason === 'deactivated')).toBe(true)

@@ -1,3 +1,4 @@
+import type { CollectionSlug, Where } from 'payload'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/config'
@@ -26,8 +27,8 @@ function platformOfUrl(url: string): string {
 const onMongo = getConfig().database.engine !== 'sqlite'
 const sqliteDb = () => connection(sqliteFileOf(getConfig().database.uri))
 const ftsRows = async () => Number((sqliteDb().prepare('SELECT count(*) AS n FROM raw_content_fts').get() as { n: number }).n)
-const count = async (collection: string, where: Record<string, unknown> = {}) =>
-  (await app.payload.count({ collection: collection as 'tags', where: where as never, overrideAccess: true })).totalDocs
+const count = async (collection: CollectionSlug, where: Where = {}) =>
+  (await app.payload.count({ collection, where, overrideAccess: true })).totalDocs
 
 beforeAll(async () => {
   app = await testApp()

@@ -1,7 +1,10 @@
+import type { CollectionSlug, SelectField, Where } from 'payload'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { testApp, type TestApp } from '../support/app'
 import { Content } from '../../collections/Content'
+import type { User } from '../../payload-types'
+import type { Permission } from '../../src/auth/permissions'
 import { ApiError } from '../../src/errors'
 import { assertSlug, suggestSlug } from '../../src/slug'
 import { create, taxonomy } from './helpers'
@@ -15,8 +18,8 @@ beforeAll(async () => {
 })
 
 const suggest = (body: unknown) => app.request('POST', '/v1/slug/suggest', { body })
-const count = async (collection: string, where: Record<string, unknown> = {}) =>
-  (await app.payload.count({ collection: collection as 'tags', where: where as never, overrideAccess: true })).totalDocs
+const count = async (collection: CollectionSlug, where: Where = {}) =>
+  (await app.payload.count({ collection, where, overrideAccess: true })).totalDocs
 
 describe('POST /slug/suggest', () => {
   const cases: [string, string][] = [
@@ -140,17 +143,25 @@ describe('slug uniqueness (unique indexes)', () => {
 describe('content collection rules', () => {
   it('content is never hard-deleted and its status is read-only in the admin', () => {
     expect((Content.access!.delete as () => boolean)()).toBe(false)
-    const status = Content.fields.find((f) => 'name' in f && f.name === 'status') as any
-    expect(status.admin.readOnly).toBe(true)
+    const status = Content.fields.find((f): f is SelectField => f.type === 'select' && f.name === 'status')!
+    expect(status.admin?.readOnly).toBe(true)
     expect(status.options).toEqual(['pending', 'approved', 'rejected'])
   })
 
   it("Payload's REST read of content needs content.moderate", async () => {
-    const asUser = (permissions: string[]) => ({ id: 'u1', collection: 'users', isActive: true, roles: [{ permissions }] })
-    await expect(
-      app.payload.find({ collection: 'content', overrideAccess: false, user: asUser(['tag.manage']) as never }),
-    ).rejects.toThrow()
-    const ok = await app.payload.find({ collection: 'content', overrideAccess: false, user: asUser(['content.moderate']) as never })
+    const stamp = new Date().toISOString()
+    const asUser = (permissions: Permission[]): User => ({
+      id: 'u1',
+      collection: 'users',
+      email: 'u1@example.com',
+      username: 'u1',
+      isActive: true,
+      roles: [{ id: 'r1', name: 'r1', permissions, createdAt: stamp, updatedAt: stamp }],
+      createdAt: stamp,
+      updatedAt: stamp,
+    })
+    await expect(app.payload.find({ collection: 'content', overrideAccess: false, user: asUser(['tag.manage']) })).rejects.toThrow()
+    const ok = await app.payload.find({ collection: 'content', overrideAccess: false, user: asUser(['content.moderate']) })
     expect(ok.totalDocs).toBeGreaterThan(0)
   })
 })

@@ -167,7 +167,7 @@ describe('moderation state table', () => {
       expect(res.status).toBe(422)
       expect(res.body.error).toMatchObject({ code: 'content.state_invalid', details: { status } })
     }
-    const rejected = (await app.payload.find({ collection: 'content', where: { slug: { equals: 'already-rejected' } }, overrideAccess: true })).docs[0] as any
+    const rejected = (await app.payload.find({ collection: 'content', where: { slug: { equals: 'already-rejected' } }, overrideAccess: true })).docs[0]
     expect(rejected).toMatchObject({ status: 'rejected', rejectionReason: 'no', approvedAt: null })
   })
 
@@ -193,7 +193,7 @@ describe('moderation state table', () => {
         app.request('POST', `/v1/content/race-${i}/reject`, { token: moderator, body: { reason: 'race' } }),
       ])
       expect([a.status, r.status].sort()).toEqual([200, 422])
-      const doc = (await app.payload.find({ collection: 'content', where: { slug: { equals: `race-${i}` } }, overrideAccess: true })).docs[0] as any
+      const doc = (await app.payload.find({ collection: 'content', where: { slug: { equals: `race-${i}` } }, overrideAccess: true })).docs[0]!
       expect(doc.status).toBe(a.status === 200 ? 'approved' : 'rejected')
       expect(doc.approvedAt == null).toBe(a.status !== 200)
     }

@@ -36,15 +36,15 @@ describe('approval follow-ups', () => {
     expect(res.status).toBe(200)
     // The answer did not wait for the work: it is still queued (or at most just claimed).
     expect(res.body.data.thumbnailUrl ?? null).toBeNull()
-    const withThumb = await until(async () => {
-      const doc = (await app.payload.findByID({ collection: 'content', id: content.id, depth: 1, overrideAccess: true })) as any
-      return doc.thumbnail ? doc : null
+    const thumbnail = await until(async () => {
+      const doc = await app.payload.findByID({ collection: 'content', id: content.id, depth: 1, overrideAccess: true })
+      return typeof doc.thumbnail === 'object' ? doc.thumbnail : null
     })
-    expect(withThumb.thumbnail.mimeType).toBe('image/png')
-    expect(withThumb.thumbnail.url).toMatch(new RegExp(`thumb-${content.id}\\.png$`))
+    expect(thumbnail.mimeType).toBe('image/png')
+    expect(thumbnail.url).toMatch(new RegExp(`thumb-${content.id}\\.png$`))
     // The ContentDto carries it.
     const dto = await app.request('GET', '/v1/content/follow-up-item')
-    expect(dto.body.data.thumbnailUrl).toBe(withThumb.thumbnail.url)
+    expect(dto.body.data.thumbnailUrl).toBe(thumbnail.url)
     const notes = await until(async () => {
       const found = await app.payload.find({ collection: 'notifications', where: { content: { equals: content.id } }, overrideAccess: true })
       return found.totalDocs > 0 ? found : null

@@ -219,7 +219,7 @@ function setup() {
       userId: String(member.id),
     })
     for (const permission of PERMISSIONS) {
-      const role = await app.payload.create({ collection: 'roles', data: { name: `just-${permission}`, permissions: [permission] } as never, overrideAccess: true })
+      const role = await app.payload.create({ collection: 'roles', data: { name: `just-${permission}`, permissions: [permission] }, overrideAccess: true })
       const user = await createUser(app, [String(role.id)])
       const isConsole = CONSOLE_PERMISSIONS.includes(permission)
       callers.push({

@@ -48,12 +48,12 @@ beforeAll(async () => {
 
 /** The stored user, straight from the database (hash included). */
 async function storedUser(app: TestApp, id: string) {
-  const doc = (await app.payload.findByID({ collection: 'users', id, depth: 0, overrideAccess: true, showHiddenFields: true })) as any
+  const doc = await app.payload.findByID({ collection: 'users', id, depth: 0, overrideAccess: true, showHiddenFields: true })
   return { email: doc.email, roles: [...(doc.roles ?? [])].map(String).sort(), isActive: doc.isActive, passwordHash: doc.passwordHash }
 }
 
 async function storedRolePermissions(app: TestApp, id: string): Promise<string[]> {
-  const doc = (await app.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true })) as any
+  const doc = await app.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true })
   return [...(doc.permissions ?? [])].sort()
 }
 

@@ -71,7 +71,7 @@ describe('a deactivated user with an unexpired access token', () => {
     expect((await app.request('DELETE', `/v1/users/${other.id}`, { token: admin.accessToken })).status).toBe(200)
     expectInvalidToken(await app.request('PATCH', `/v1/users/${other.id}`, { token: session.accessToken, body: { isActive: true } }))
     expectInvalidToken(await app.request('POST', '/v1/roles', { token: session.accessToken, body: { name: 'backdoor', permissions: ['user.manage'] } }))
-    const stored = (await app.payload.findByID({ collection: 'users', id: other.id, depth: 0, overrideAccess: true })) as any
+    const stored = await app.payload.findByID({ collection: 'users', id: other.id, depth: 0, overrideAccess: true })
     expect(stored.isActive).toBe(false)
     expect((await app.payload.count({ collection: 'roles', where: { name: { equals: 'backdoor' } }, overrideAccess: true })).totalDocs).toBe(0)
     // Reads stay stateless until the token expires.
