@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest'
 
 const root = path.resolve(import.meta.dirname, '..')
 
-function start(env: Record<string, string>) {
+function start(env: Pick<NodeJS.ProcessEnv, 'NODE_ENV'> & Record<string, string>) {
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }
   return spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: root,
-    env: { ...base, ...env } as unknown as NodeJS.ProcessEnv,
+    env: { ...base, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   })

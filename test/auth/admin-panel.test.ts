@@ -1,7 +1,8 @@
-import { getFieldsToSign, jwtSign } from 'payload'
+import { createLocalReq, getFieldsToSign, jwtSign } from 'payload'
 import { addSessionToUser } from 'payload/shared'
 import { describe, expect, it } from 'vitest'
 
+import type { User } from '../../payload-types'
 import { verifyPassword } from '../../src/auth/passwords'
 import { type TestApp, testApp } from '../support/app'
 import { ADMIN, createUser, expectNoSecrets, freshIp, login } from './helpers'
@@ -22,8 +23,10 @@ function cookieOf(res: { headers: Headers }): string {
 async function forgedPanelSession(app: TestApp, userId: string): Promise<string> {
   const { payload } = app
   const collectionConfig = payload.collections.users!.config
-  const user = (await payload.db.findOne({ collection: 'users', where: { id: { equals: userId } } })) as any
-  const { sid } = await addSessionToUser({ collectionConfig, payload, req: {} as never, user })
+  // The raw row, as Payload's login reads it (no afterRead hooks).
+  const user = await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: userId } } })
+  if (!user) throw new Error(`no user ${userId}`)
+  const { sid } = await addSessionToUser({ collectionConfig, payload, req: await createLocalReq({}, payload), user })
   const { token } = await jwtSign({
     fieldsToSign: getFieldsToSign({ collectionConfig, email: user.email, user, sid }),
     secret: payload.secret,

@@ -8,6 +8,7 @@ import { rateLimit } from '../../src/api/rateLimitGate'
 import type { ApiContext } from '../../src/api/route'
 import { getConfig } from '../../src/config'
 import { engine } from '../../src/db/engine'
+import { withFields } from '../../src/logging'
 import { rateLimitPoints } from '../../src/db/testSupport'
 import { testApp } from '../support/app'
 import { ADMIN, createUser, login } from './helpers'
@@ -102,8 +103,24 @@ describe('rate limits (RATE_LIMIT_LOGIN=2/4, others 2/60)', () => {
   it('rateLimit("submit") is a reusable before-gate keyed by user id', async () => {
     const app = await testApp()
     const gate = rateLimit('submit')
-    const ctx = (userId: string) =>
-      ({ req: { payload: app.payload }, user: { id: userId, permissions: [] }, ip: '198.51.100.1', log: { warn() {}, info() {}, error() {}, debug() {} } }) as unknown as ApiContext
+    const ctx = (userId: string): ApiContext => ({
+      req: {
+        payload: app.payload,
+        method: 'POST',
+        path: '/v1/content',
+        search: '',
+        origin: 'http://localhost',
+        headers: new Headers(),
+        text: async () => '',
+      },
+      requestId: 'req-gate',
+      params: {},
+      query: new URLSearchParams(),
+      user: { id: userId, permissions: [] },
+      ip: '198.51.100.1',
+      log: withFields({ test: 'rate-limit-gate' }),
+      body: async () => ({}),
+    })
     await gate(ctx('aaaaaaaaaaaaaaaaaaaaaaaa'))
     await gate(ctx('aaaaaaaaaaaaaaaaaaaaaaaa'))
     await expect(gate(ctx('aaaaaaaaaaaaaaaaaaaaaaaa'))).rejects.toMatchObject({
