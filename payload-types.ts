@@ -80,6 +80,7 @@ export interface Config {
     content: Content;
     notifications: Notification;
     'tag-renames': TagRename;
+    'moderation-events': ModerationEvent;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
     'payload-preferences': PayloadPreference;
@@ -100,6 +101,7 @@ export interface Config {
     content: ContentSelect<false> | ContentSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
     'tag-renames': TagRenamesSelect<false> | TagRenamesSelect<true>;
+    'moderation-events': ModerationEventsSelect<false> | ModerationEventsSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
     'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
@@ -207,6 +209,8 @@ export interface RefreshToken {
   expiresAt: string;
   revokedAt?: string | null;
   revokedReason?: ('rotated' | 'logout' | 'reuse' | 'password_change' | 'deactivated' | 'password_reset') | null;
+  graceToken?: string | null;
+  graceUntil?: string | null;
   createdUserAgent?: string | null;
   createdIp?: string | null;
   updatedAt: string;
@@ -346,6 +350,8 @@ export interface Content {
   title: string;
   description?: string | null;
   url: string;
+  urlKey?: string | null;
+  urlKeyOrdinal?: number | null;
   tagSlugs?:
     | {
         [k: string]: unknown;
@@ -392,6 +398,26 @@ export interface TagRename {
   oldSlug: string;
   newSlug: string;
   contentCount: number;
+  at: string;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * The audit trail: written with each change, never edited. The filterable log is at /admin/audit.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "moderation-events".
+ */
+export interface ModerationEvent {
+  id: string;
+  actor?: (string | null) | User;
+  action: 'approve' | 'reject' | 'delete' | 'restore' | 'tag.rename' | 'taxonomy.rename';
+  targetCollection: string;
+  targetId: string;
+  targetSlug: string;
+  stateBefore?: string | null;
+  stateAfter?: string | null;
+  reason?: string | null;
   at: string;
   updatedAt: string;
   createdAt: string;
@@ -471,6 +497,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'tag-renames';
         value: string | TagRename;
+      } | null)
+    | ({
+        relationTo: 'moderation-events';
+        value: string | ModerationEvent;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -564,6 +594,8 @@ export interface RefreshTokensSelect<T extends boolean = true> {
   expiresAt?: T;
   revokedAt?: T;
   revokedReason?: T;
+  graceToken?: T;
+  graceUntil?: T;
   createdUserAgent?: T;
   createdIp?: T;
   updatedAt?: T;
@@ -682,6 +714,8 @@ export interface ContentSelect<T extends boolean = true> {
   title?: T;
   description?: T;
   url?: T;
+  urlKey?: T;
+  urlKeyOrdinal?: T;
   tagSlugs?: T;
   group?: T;
   channel?: T;
@@ -720,6 +754,24 @@ export interface TagRenamesSelect<T extends boolean = true> {
   oldSlug?: T;
   newSlug?: T;
   contentCount?: T;
+  at?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "moderation-events_select".
+ */
+export interface ModerationEventsSelect<T extends boolean = true> {
+  id?: T;
+  actor?: T;
+  action?: T;
+  targetCollection?: T;
+  targetId?: T;
+  targetSlug?: T;
+  stateBefore?: T;
+  stateAfter?: T;
+  reason?: T;
   at?: T;
   updatedAt?: T;
   createdAt?: T;

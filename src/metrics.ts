@@ -12,6 +12,9 @@ import client, { type Counter, type Histogram } from 'prom-client'
 
 export const registry = client.register
 
+/** The registry's text exposition, as /metrics answers it. */
+export type MetricsText = { contentType: string; body: string }
+
 client.collectDefaultMetrics({ register: registry })
 
 const requests = new client.Counter({

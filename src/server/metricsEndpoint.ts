@@ -9,10 +9,8 @@ import cluster from 'node:cluster'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
 import { logger } from '../logging'
-import { registry } from '../metrics'
+import { type MetricsText, registry } from '../metrics'
 import { askPrimaryForMetrics } from './clusterMetrics'
-
-export type MetricsText = { contentType: string; body: string }
 
 /** This process's metrics, or in a cluster worker every worker's, summed by the primary. */
 export async function currentMetrics(): Promise<MetricsText> {

@@ -18,7 +18,7 @@ import { createAppServer, type PathHandler } from '../http/nodeServer'
 import { stopFollowUps } from '../jobs/followUps'
 import { flushLogs, logCrashes, logger } from '../logging'
 import { collectQueueDepth, observeRequest } from '../metrics'
-import { beginDraining } from '../services/readiness'
+import { beginDraining } from '../startup/readiness'
 import { answerPrimaryScrapes } from './clusterMetrics'
 import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoint'
 

@@ -5,9 +5,9 @@
  */
 import type { Payload, Where } from 'payload'
 
-import type { Pagination } from '../api/route'
 import { MODERATION_ACTIONS, type ModerationAction } from '../db/engine'
 import { validationFailed, type FieldProblem } from '../errors'
+import type { Pagination } from './pagination'
 
 export type ModerationEventFilters = {
   action?: ModerationAction
