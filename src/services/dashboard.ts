@@ -38,7 +38,7 @@ export async function decisionsPerDay(payload: Payload, now: Date): Promise<Dail
     depth: 0,
     overrideAccess: true,
   })
-  for (const e of events.docs as unknown as { action: string; at: string }[]) {
+  for (const e of events.docs) {
     const bucket = days.get(dayOf(new Date(e.at)))
     if (!bucket) continue
     if (e.action === 'approve') bucket.approved += 1
@@ -64,7 +64,7 @@ export async function pendingSummary(payload: Payload): Promise<NonNullable<Dash
     payload.count({ collection: 'content', where, overrideAccess: true }),
     payload.find({ collection: 'content', where, sort: 'createdAt', limit: 1, depth: 0, overrideAccess: true, select: { slug: true, createdAt: true } }),
   ])
-  const first = oldest.docs[0] as unknown as { slug: string; createdAt: string } | undefined
+  const first = oldest.docs[0]
   return { count: count.totalDocs, oldestAt: first?.createdAt ?? null, oldestSlug: first?.slug ?? null }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Payload, Where } from 'payload'
 
+import type { ModerationEvent } from '../../payload-types'
 import { MODERATION_ACTIONS, type ModerationAction } from '../db/engine'
 import { validationFailed, type FieldProblem } from '../errors'
 import type { Pagination } from './pagination'
@@ -30,18 +31,7 @@ export type ModerationEventDto = {
   at: string
 }
 
-type EventDoc = {
-  id: string | number
-  action: ModerationAction
-  actor?: string | number | { id: string | number } | null
-  targetCollection: string
-  targetId: string
-  targetSlug: string
-  stateBefore?: string | null
-  stateAfter?: string | null
-  reason?: string | null
-  at: string
-}
+type EventDoc = ModerationEvent
 
 const refId = (v: EventDoc['actor']): string | null => (v == null ? null : typeof v === 'object' ? String(v.id) : String(v))
 
@@ -100,7 +90,7 @@ async function actorsById(payload: Payload, ids: string[]): Promise<Map<string, 
     overrideAccess: true,
     select: { email: true, username: true },
   })
-  for (const u of users.docs as unknown as { id: string | number; email?: string; username?: string }[]) {
+  for (const u of users.docs) {
     out.set(String(u.id), { id: String(u.id), email: u.email ?? null, username: u.username ?? null })
   }
   return out
@@ -127,7 +117,7 @@ export async function listModerationEvents(
     limit: aligned ? limit : offset + limit,
     page: aligned ? offset / limit + 1 : 1,
   })
-  const docs = (res.docs as unknown as EventDoc[]).slice(aligned ? 0 : offset, aligned ? limit : offset + limit)
+  const docs = res.docs.slice(aligned ? 0 : offset, aligned ? limit : offset + limit)
   const actors = await actorsById(payload, docs.map((d) => refId(d.actor)).filter((id): id is string => !!id))
   const data = docs.map((d): ModerationEventDto => {
     const actorId = refId(d.actor)

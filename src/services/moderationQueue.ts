@@ -76,7 +76,7 @@ export async function submitterRecords(payload: Payload, ids: string[]): Promise
     overrideAccess: true,
     select: { email: true, username: true },
   })
-  const byId = new Map((users.docs as unknown as { id: string; email?: string; username?: string }[]).map((u) => [String(u.id), u]))
+  const byId = new Map(users.docs.map((u) => [String(u.id), u]))
   await Promise.all(
     unique.map(async (id) => {
       const count = async (status: string) =>
@@ -130,7 +130,7 @@ export async function queueFilterOptions(payload: Payload) {
   const opts = async (collection: 'groups' | 'platforms') => {
     const res = await payload.find({ collection, depth: 0, pagination: false, overrideAccess: true, sort: 'displayOrder', select: { slug: true, label: true } })
     const seen = new Map<string, string>()
-    for (const d of res.docs as unknown as { slug: string; label: string }[]) if (!seen.has(d.slug)) seen.set(d.slug, d.label)
+    for (const d of res.docs) if (!seen.has(d.slug)) seen.set(d.slug, d.label)
     return [...seen].map(([slug, label]) => ({ slug, label }))
   }
   const tags = await engine().contentStore(payload).listTags({ offset: 0, limit: 500 })

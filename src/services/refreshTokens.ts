@@ -77,7 +77,7 @@ export async function clearGrace(payload: Payload, userId: string, endedBefore?:
         { userId: { equals: userId } },
         endedBefore ? { graceUntil: { less_than: endedBefore.toISOString() } } : { graceToken: { exists: true } },
       ],
-    } as never,
+    },
     data: { graceToken: null, graceUntil: null },
   })
 }

@@ -26,7 +26,7 @@ function queryOf(searchParams: AdminViewServerProps['searchParams']): URLSearchP
 
 export async function AuditLogView({ initPageResult, params, searchParams }: AdminViewServerProps) {
   const { req } = initPageResult
-  const held = permissionsOfUser(req.user as never)
+  const held = permissionsOfUser(req.user)
   const query = queryOf(searchParams)
   const offset = Math.max(0, Number(query.get('offset') ?? 0) || 0)
   let events: ModerationEventDto[] = []
@@ -43,10 +43,7 @@ export async function AuditLogView({ initPageResult, params, searchParams }: Adm
     }
   }
   const actors = held.includes('content.moderate')
-    ? ((await req.payload.find({ collection: 'users', depth: 0, limit: 500, sort: 'email', overrideAccess: true, select: { email: true } })).docs as unknown as {
-        id: string
-        email: string
-      }[])
+    ? (await req.payload.find({ collection: 'users', depth: 0, limit: 500, sort: 'email', overrideAccess: true, select: { email: true } })).docs
     : []
   const link = (o: number) => {
     const q = new URLSearchParams(query)

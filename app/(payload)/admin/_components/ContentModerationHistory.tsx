@@ -4,16 +4,17 @@ import { useAuth, useDocumentInfo, useFormFields } from '@payloadcms/ui'
 import React, { useEffect, useState } from 'react'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
+import type { User } from '../../../../payload-types'
 import type { ModerationEventDto } from '../../../../src/services/moderationEvents'
 
 export function ContentModerationHistory() {
   const { id } = useDocumentInfo()
-  const { user } = useAuth()
+  const { user } = useAuth<User>()
   // Refetch when a moderation action changes the item.
   const status = useFormFields(([fields]) => fields.status?.value as string | undefined)
   const isActive = useFormFields(([fields]) => fields.isActive?.value as boolean | undefined)
   const [events, setEvents] = useState<ModerationEventDto[] | null>(null)
-  const allowed = permissionsOfUser(user as never).includes('content.moderate')
+  const allowed = permissionsOfUser(user).includes('content.moderate')
   useEffect(() => {
     if (!id || !allowed) return
     let live = true

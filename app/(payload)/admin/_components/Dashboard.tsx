@@ -7,6 +7,7 @@ import type { Payload } from 'payload'
 import React from 'react'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
+import type { User } from '../../../../payload-types'
 import { dashboardData } from '../../../../src/services/dashboard'
 import { DecisionsChart } from './DecisionsChart'
 import { EventLine } from './EventLine'
@@ -20,8 +21,8 @@ const tile: React.CSSProperties = {
   minWidth: 0,
 }
 
-export async function Dashboard({ payload, user }: { payload: Payload; user?: unknown }) {
-  const held = permissionsOfUser(user as never)
+export async function Dashboard({ payload, user }: { payload: Payload; user?: User | null }) {
+  const held = permissionsOfUser(user)
   const data = await dashboardData(payload, held)
   if (!data.pending && !data.topTags) return null
   const totals = data.daily?.reduce((t, d) => ({ approved: t.approved + d.approved, rejected: t.rejected + d.rejected }), { approved: 0, rejected: 0 })

@@ -14,7 +14,7 @@ import { ModerationList } from './ModerationList'
 
 export async function ModerationQueueView({ initPageResult, params, searchParams }: AdminViewServerProps) {
   const { req } = initPageResult
-  const held = permissionsOfUser(req.user as never)
+  const held = permissionsOfUser(req.user)
   const canRead = held.includes('content.moderate')
   const filters = queueFiltersFrom((searchParams ?? {}) as Record<string, string | string[] | undefined>)
   let page: QueuePage = { items: [], total: 0, offset: 0, limit: filters.limit }
