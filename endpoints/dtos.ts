@@ -7,7 +7,7 @@
 import { z } from 'zod'
 
 import { PERMISSIONS } from '../src/auth/permissions'
-import { MODERATION_ACTIONS } from '../src/db/engine'
+import { MODERATION_ACTIONS } from '../src/db/moderationEventTypes'
 
 /** ISO 8601 UTC. */
 const timestamp = z.string().meta({ format: 'date-time' })

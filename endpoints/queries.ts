@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 
-import { MODERATION_ACTIONS } from '../src/db/engine'
+import { MODERATION_ACTIONS } from '../src/db/moderationEventTypes'
 import { LIST_SORTS, PERIODS, RESERVED_SORTS, STATUS_FILTERS } from '../src/services/contentQuery'
 
 const commaSlugs = (what: string) => z.string().meta({ description: `Comma-separated ${what} slugs (OR within the list).` })
