@@ -42,6 +42,6 @@ export const renameTagRoute = defineRoute({
   permissions: ['tag.manage'],
   handler: async ({ req, params, body, user }) => {
     const { newSlug } = parseWith(renameBody, await body())
-    return { data: await renameTag(req.payload, params.slug!, newSlug, { actorId: user?.id ?? null }) }
+    return { data: await renameTag(req.payload, { slug: params.slug! }, newSlug, { actorId: user?.id ?? null }) }
   },
 })

@@ -9,6 +9,7 @@ import type { Payload } from 'payload'
 import { PERMISSIONS } from '../auth/permissions'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type Grantor, roleChangeProblem, throwIfRefused } from './grants'
+import { withConflicts } from './conflicts'
 
 export type RoleDoc = {
   id: string
@@ -93,6 +94,8 @@ export async function listRoles(payload: Payload): Promise<RoleDto[]> {
 }
 
 const nameTaken = () => new ApiError(409, 'role.name_taken', 'A role with this name exists.')
+/** A unique-index race (after the name check) is the same 409. */
+const ROLE_CONFLICTS = { name: nameTaken }
 
 export async function createRole(
   payload: Payload,
@@ -101,11 +104,13 @@ export async function createRole(
 ): Promise<RoleDto> {
   throwIfRefused(roleChangeProblem(grantor, null, input.permissions))
   if (await findRoleByName(payload, input.name)) throw nameTaken()
-  const doc = await payload.create({
-    collection: 'roles',
-    data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] as never },
-    overrideAccess: true,
-  })
+  const doc = await withConflicts(ROLE_CONFLICTS, () =>
+    payload.create({
+      collection: 'roles',
+      data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] as never },
+      overrideAccess: true,
+    }),
+  )
   return toRoleDto(doc as unknown as RoleDoc)
 }
 
@@ -127,7 +132,7 @@ export async function updateRole(
   if (patch.name !== undefined) data.name = patch.name
   if (patch.description !== undefined) data.description = patch.description
   if (patch.permissions !== undefined) data.permissions = [...new Set(patch.permissions)]
-  const doc = await payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true })
+  const doc = await withConflicts(ROLE_CONFLICTS, () => payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true }))
   return toRoleDto(doc as unknown as RoleDoc)
 }
 

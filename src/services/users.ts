@@ -5,13 +5,14 @@
  * by the users collection's hooks (src/auth/userHooks.ts), so the API and the admin panel
  * share one path to the argon2id hash.
  */
-import { type Payload, ValidationError } from 'payload'
+import type { Payload } from 'payload'
 
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOfUser } from '../../access/userPermissions'
 import { ApiError, notFound } from '../errors'
 import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
+import { asConflict } from './conflicts'
 
 export type UserDoc = {
   id: string
@@ -100,15 +101,8 @@ async function assertUnique(payload: Payload, input: { email?: string; username?
   if (await check('username', input.username)) throw usernameTaken()
 }
 
-/** A database unique-index race surfaces as Payload's ValidationError; map it to our 409s. */
-function mapUniqueViolation(err: unknown): never {
-  if (err instanceof ValidationError) {
-    const paths = (err.data?.errors ?? []).map((e: { path?: string }) => e.path)
-    if (paths.includes('email')) throw emailTaken()
-    if (paths.includes('username')) throw usernameTaken()
-  }
-  throw err
-}
+/** A unique-index race (after assertUnique's check) is the same 409 as the check's. */
+const USER_CONFLICTS = { email: emailTaken, username: usernameTaken }
 
 export async function createUser(payload: Payload, input: CreateUserInput, grantor: Grantor): Promise<UserDoc> {
   const email = input.email.trim().toLowerCase()
@@ -129,7 +123,7 @@ export async function createUser(payload: Payload, input: CreateUserInput, grant
       overrideAccess: true,
     })
   } catch (err) {
-    mapUniqueViolation(err)
+    throw asConflict(err, USER_CONFLICTS)
   }
   return (await findUser(payload, String(created.id)))!
 }
@@ -151,7 +145,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
     // The users hooks revoke refresh tokens on deactivation and on a new password.
     await payload.update({ collection: 'users', id: user.id, data, overrideAccess: true })
   } catch (err) {
-    mapUniqueViolation(err)
+    throw asConflict(err, USER_CONFLICTS)
   }
   return (await findUser(payload, String(user.id)))!
 }
