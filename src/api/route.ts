@@ -20,6 +20,11 @@ export type Reply = {
   etag?: string
   cacheControl?: string
   headers?: Record<string, string>
+  /**
+   * `data` is the whole body, without the envelope: only for answers whose shape a third
+   * party fixes (Payload's admin panel reads its own login answer). Errors stay enveloped.
+   */
+  bare?: boolean
 }
 
 /**

@@ -1,0 +1,15 @@
+/**
+ * Every console endpoint (Payload collection endpoints under /api/<collection>), by
+ * collection. payload.config.ts attaches them: collections never import endpoint handlers.
+ */
+import type { Endpoint } from 'payload'
+
+import { contentConsoleEndpoints } from './adminModeration'
+import { tagConsoleEndpoints } from './adminTags'
+import { userConsoleEndpoints } from './consoleSession'
+
+export const consoleEndpoints: Record<string, Endpoint[]> = {
+  users: userConsoleEndpoints,
+  content: contentConsoleEndpoints,
+  tags: tagConsoleEndpoints,
+}
