@@ -8,7 +8,9 @@ import type { ErrorCode } from './errorCodes'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
 
-export type Pagination = { offset: number; limit: number; total: number; hasMore: boolean }
+import type { Pagination } from '../pagination'
+
+export type { Pagination }
 
 /** What a handler returns: raw data; the wrapper builds the envelope and the headers. */
 export type Reply = {

@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
-import type { Pagination } from '../api/route'
+import type { Pagination } from '../pagination'
 import { engine, type ContentFilter, type ContentRecord } from '../db/engine'
 import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'

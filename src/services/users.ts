@@ -10,6 +10,7 @@ import type { Payload } from 'payload'
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOfUser } from '../../access/userPermissions'
 import { ApiError, notFound } from '../errors'
+import { type Page, type Pagination, paginationOf } from '../pagination'
 import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 import { asConflict } from './conflicts'
@@ -158,8 +159,14 @@ export async function deactivateUser(payload: Payload, id: string, grantor: Gran
   return { deleted: true, id: String(user.id) }
 }
 
-export async function listUsers(payload: Payload, offset: number, limit: number): Promise<{ docs: UserDoc[]; total: number }> {
+export async function listUsers(payload: Payload, page: Page): Promise<{ docs: UserDoc[]; pagination: Pagination }> {
+  if (page.limit === 0) {
+    // The count-only request (Payload would read limit 0 as "no limit").
+    const { totalDocs } = await payload.count({ collection: 'users', overrideAccess: true })
+    return { docs: [], pagination: paginationOf(page, 0, totalDocs) }
+  }
   // Payload pages by page number; reading the first offset+limit rows gives any offset exactly.
-  const res = await payload.find({ collection: 'users', sort: 'createdAt', limit: offset + limit, page: 1, depth: 1, overrideAccess: true })
-  return { docs: (res.docs as unknown as UserDoc[]).slice(offset), total: res.totalDocs }
+  const res = await payload.find({ collection: 'users', sort: 'createdAt', limit: page.offset + page.limit, page: 1, depth: 1, overrideAccess: true })
+  const docs = (res.docs as unknown as UserDoc[]).slice(page.offset)
+  return { docs, pagination: paginationOf(page, docs.length, res.totalDocs) }
 }
