@@ -10,10 +10,11 @@ import { z } from 'zod'
 
 import { permissionsOfUser } from '../access/userPermissions'
 import { consoleEndpoint } from '../src/api/consoleEndpoint'
+import { parseWith } from '../src/api/validation'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../src/auth/passwords'
 import { CONSOLE_PERMISSIONS } from '../src/auth/permissions'
 import { startSession } from '../src/auth/adminSession'
-import { ApiError, forbidden, validationFailed } from '../src/errors'
+import { ApiError, forbidden } from '../src/errors'
 import { verifyCredentials } from '../src/services/auth'
 import { SYSTEM_GRANTOR } from '../src/services/grants'
 import { rateLimit } from '../src/services/rateLimit'
@@ -28,6 +29,16 @@ const firstUser = z.object({
   username: z.string().trim().min(3).max(32).optional(),
 })
 
+/** The first user's fields (parseWith's details), with the message Payload's form shows. */
+async function firstUserOf(input: unknown): Promise<z.infer<typeof firstUser>> {
+  try {
+    return parseWith(firstUser, input)
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'validation.failed') throw err
+    throw new ApiError(400, err.code, `Enter a valid email and a password of at least ${PASSWORD_MIN_LENGTH} characters.`, err.details)
+  }
+}
+
 const invalidCredentials = () => new ApiError(401, 'auth.invalid_credentials', 'The email or password is incorrect.')
 
 /** POST /api/users/login: argon2 credentials, console permission, then a Payload session. */
@@ -38,7 +49,8 @@ const login = consoleEndpoint('users', {
   before: rateLimit('login'),
   payloadFormErrors: true,
   handler: async ({ req, body }, session) => {
-    // A malformed sign-in is refused like a wrong one: nothing tells which part was wrong.
+    // A malformed sign-in is refused like a wrong one (401, not 400 with details): the answer
+    // never tells which part was wrong.
     const parsed = credentials.safeParse(await body())
     const user = parsed.success ? await verifyCredentials(req.payload, parsed.data.email, parsed.data.password) : null
     if (!user) throw invalidCredentials()
@@ -62,13 +74,10 @@ const firstRegister = consoleEndpoint('users', {
   handler: async ({ req, body }, session) => {
     const existing = await req.payload.count({ collection: 'users', overrideAccess: true })
     if (existing.totalDocs > 0) throw forbidden('The first user already exists.')
-    const parsed = firstUser.safeParse(await body())
-    if (!parsed.success) {
-      throw validationFailed([], `Enter a valid email and a password of at least ${PASSWORD_MIN_LENGTH} characters.`)
-    }
+    const input = await firstUserOf(await body())
     const adminRole = await roleIdByName(req.payload, ADMIN_ROLE_NAME)
-    const { email, password } = parsed.data
-    const username = parsed.data.username ?? (email.split('@')[0]!.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 32) || 'admin')
+    const { email, password } = input
+    const username = input.username ?? (email.split('@')[0]!.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 32) || 'admin')
     const user = await createUser(req.payload, { email, username, password, roles: adminRole ? [adminRole] : [] }, SYSTEM_GRANTOR)
     const { answer, cookie } = await startSession(session, String(user.id), 'Successfully registered first user.')
     return { data: answer, bare: true, headers: { 'Set-Cookie': cookie } }
