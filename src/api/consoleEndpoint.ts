@@ -11,19 +11,15 @@ import type { AuthMode, AuthUser } from '../../access/guards'
 import { permissionsOf } from '../../access/userPermissions'
 import { ApiError, validationFailed } from '../errors'
 import { apiRequestFromFetch, toResponse } from '../http/fetchAdapter'
-import type { ApiContext, ApiRequest, HttpMethod, Reply } from './route'
+import type { ApiContext, ApiRequest, Reply, RouteSpec } from './route'
 import { readJson, wrap, type CallerOf } from './wrap'
 
-export type ConsoleRouteSpec = {
-  method: HttpMethod
-  /** Below the collection, in path-to-regexp syntax: `/moderation/:id/approve`. */
-  path: string
-  /** `required` unless said otherwise: the console's actions need a signed-in user. */
-  auth?: AuthMode
-  /** ALL of these are required (AND), from the session user's roles. */
-  permissions?: readonly string[]
-  before?: (ctx: ApiContext) => Promise<void>
-  /** The Payload request is there for what only Payload can do (start its session). */
+/**
+ * A console route: a RouteSpec whose path is below the collection (`/moderation/:id/approve`),
+ * whose auth defaults to `required` (the console's actions need a signed-in user), and whose
+ * handler also gets the Payload request, for what only Payload can do (start its session).
+ */
+export type ConsoleRouteSpec = Omit<RouteSpec, 'handler'> & {
   handler: (ctx: ApiContext, session: PayloadRequest) => Promise<Reply>
   /** Error envelopes also carry Payload's `errors: [{ message }]` (forms of Payload's own UI). */
   payloadFormErrors?: boolean
