@@ -5,6 +5,7 @@
 import type { Endpoint } from 'payload'
 
 import { contentConsoleEndpoints } from './adminModeration'
+import { moderationEventConsoleEndpoints } from './adminModerationEvents'
 import { tagConsoleEndpoints } from './adminTags'
 import { userConsoleEndpoints } from './consoleSession'
 
@@ -12,4 +13,5 @@ export const consoleEndpoints: Record<string, Endpoint[]> = {
   users: userConsoleEndpoints,
   content: contentConsoleEndpoints,
   tags: tagConsoleEndpoints,
+  'moderation-events': moderationEventConsoleEndpoints,
 }

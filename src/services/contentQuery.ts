@@ -3,7 +3,6 @@
  * code: pagination.invalid, sort.unsupported, query.too_short, validation.failed; the
  * status permission check (403) lives in the content service.
  */
-import { getConfig } from '../config'
 import type { ContentSort } from '../db/engine'
 import { ApiError, validationFailed, type FieldProblem } from '../errors'
 import { parsePagination } from '../pagination'
