@@ -124,7 +124,6 @@ export async function renameNode(
   const oldKey = String(doc[spec.keyField])
   if (newKey === oldKey) return toDto(kind, doc, parent?.key)
   await assertFree(payload, kind, newKey, parent?.id)
-  const taken = () => new ApiError(409, 'slug.conflict', `The ${spec.keyField} "${newKey}" is already in use.`, { slug: newKey, entity: kind })
   const result = await engine().recordedUpdate(payload, {
     collection: spec.collection,
     id: String(doc.id),
@@ -141,7 +140,7 @@ export async function renameNode(
       at: new Date(),
     },
   })
-  if (result === 'taken') throw taken()
+  if (result === 'taken') throw keyConflict(kind, newKey)
   if (result === 'unchanged') throw notFoundError(kind)
   return toDto(kind, await findNode(payload, kind, newKey, parent?.id), parent?.key)
 }
