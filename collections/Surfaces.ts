@@ -1,7 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { taxonomyConsoleEndpoints } from '../endpoints/adminTaxonomy'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { renameOnlyGuard } from '../src/services/taxonomyWrites'
 import { browseModeField, colorField, displayOrderField, isActiveField, labelField, routePrefixField, slugField } from './taxonomyFields'
@@ -17,7 +16,6 @@ export const Surfaces: CollectionConfig = {
   },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  endpoints: taxonomyConsoleEndpoints,
   hooks: { beforeChange: [renameOnlyGuard('surface')], ...domainWriteHooks('taxonomy') },
   fields: [
     slugField({ unique: true }),

@@ -15,11 +15,12 @@ import type { ApiContext, ApiRequest, Reply, RouteSpec } from './route'
 import { readJson, wrap, type CallerOf } from './wrap'
 
 /**
- * A console route: a RouteSpec whose path is below the collection (`/moderation/:id/approve`),
+ * A console route: the parts of a RouteSpec the wrapper reads (the console's endpoints are not
+ * in the /api/v1 OpenAPI document), its path below the collection (`/moderation/:id/approve`),
  * whose auth defaults to `required` (the console's actions need a signed-in user), and whose
  * handler also gets the Payload request, for what only Payload can do (start its session).
  */
-export type ConsoleRouteSpec = Omit<RouteSpec, 'handler'> & {
+export type ConsoleRouteSpec = Pick<RouteSpec, 'method' | 'path' | 'auth' | 'permissions' | 'before'> & {
   handler: (ctx: ApiContext, session: PayloadRequest) => Promise<Reply>
   /** Error envelopes also carry Payload's `errors: [{ message }]` (forms of Payload's own UI). */
   payloadFormErrors?: boolean
