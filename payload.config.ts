@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildConfig } from 'payload'
+import { buildConfig, type CollectionConfig } from 'payload'
 import sharp from 'sharp'
 
 import { Branding } from './collections/Branding'
@@ -18,10 +18,14 @@ import { Surfaces } from './collections/Surfaces'
 import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
+import { consoleEndpoints } from './endpoints/console'
 import { getConfig } from './src/config'
 import { engine } from './src/db/engine'
 import { logger } from './src/logging'
 import { onStart } from './src/startup/startup'
+
+const withConsoleEndpoints = (collections: CollectionConfig[]): CollectionConfig[] =>
+  collections.map((c) => (consoleEndpoints[c.slug] ? { ...c, endpoints: [...(c.endpoints || []), ...consoleEndpoints[c.slug]!] } : c))
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 const config = getConfig()
@@ -55,7 +59,8 @@ export default buildConfig({
       },
     },
   },
-  collections: engine().withIds([
+  // The console's custom endpoints (endpoints/console.ts) are attached here, by collection.
+  collections: engine().withIds(withConsoleEndpoints([
     Users,
     Roles,
     RefreshTokens,
@@ -70,7 +75,7 @@ export default buildConfig({
     Notifications,
     TagRenames,
     ModerationEvents,
-  ]),
+  ])),
   globals: [Branding],
   db: engine().adapter(config.database),
   // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose

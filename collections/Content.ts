@@ -2,7 +2,6 @@ import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import type { Content as ContentDoc } from '../payload-types'
-import { contentModerationEndpoints } from '../endpoints/adminModeration'
 import { contentUrlKeyHook } from '../src/services/contentDuplicates'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { consoleContentRules } from '../src/services/contentSubmission'
@@ -57,7 +56,6 @@ export const Content: CollectionConfig = {
     delete: () => false,
   },
   defaultSort: '-approvedAt',
-  endpoints: contentModerationEndpoints,
   hooks: {
     // The console's REST: submit rules on create, no workflow move on update (services only).
     // Then, for every write, the URL key follows the URL (duplicate URLs, src/services/contentDuplicates).

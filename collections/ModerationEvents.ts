@@ -1,7 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf, nobody } from '../access/collectionAccess'
-import { moderationEventEndpoints } from '../endpoints/adminModerationEvents'
 import { MODERATION_ACTIONS } from '../src/db/moderationEventTypes'
 
 /**
@@ -26,7 +25,6 @@ export const ModerationEvents: CollectionConfig = {
     delete: nobody,
   },
   defaultSort: '-at',
-  endpoints: moderationEventEndpoints,
   fields: [
     { name: 'actor', type: 'relationship', relationTo: 'users', index: true },
     { name: 'action', type: 'select', required: true, options: [...MODERATION_ACTIONS], index: true },

@@ -1,7 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
-import { tagConsoleEndpoints } from '../endpoints/adminTags'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { tagSlugGuard } from '../src/services/tagWrites'
 import { labelField, slugField } from './taxonomyFields'
@@ -23,7 +22,6 @@ export const Tags: CollectionConfig = {
   },
   defaultSort: 'label',
   hooks: { beforeChange: [tagSlugGuard], ...domainWriteHooks('taxonomy') },
-  endpoints: tagConsoleEndpoints,
   fields: [
     slugField({ unique: true }),
     { ...labelField, index: true },

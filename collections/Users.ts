@@ -2,7 +2,6 @@ import type { CollectionAfterReadHook, CollectionBeforeChangeHook, CollectionCon
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
-import { adminFirstRegister, adminLogin, adminPasswordFlowRefused } from '../src/auth/adminSession'
 import { afterUserChange, hashPasswordBeforeOperation } from '../src/services/userHooks'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
 import { TEXT_LIMITS, textValidator } from '../src/text'
@@ -37,7 +36,8 @@ const hideSessions: CollectionAfterReadHook = ({ doc, overrideAccess }) => {
 /**
  * Users. The admin panel keeps Payload's session cookie, but every password goes through
  * the argon2id service: the login, first-register, forgot/reset-password and unlock routes
- * are replaced below (custom endpoints are matched before Payload's built-in ones), and the
+ * are replaced by endpoints/consoleSession.ts (attached in payload.config.ts; custom
+ * endpoints are matched before Payload's built-in ones), and the
  * hooks turn any written `password` into `passwordHash`. Payload's pbkdf2 columns stay empty.
  */
 export const Users: CollectionConfig = {
@@ -57,13 +57,6 @@ export const Users: CollectionConfig = {
     update: allowIf('user.manage'),
     delete: () => false,
   },
-  endpoints: [
-    { path: '/login', method: 'post', handler: adminLogin },
-    { path: '/first-register', method: 'post', handler: adminFirstRegister },
-    { path: '/forgot-password', method: 'post', handler: adminPasswordFlowRefused },
-    { path: '/reset-password', method: 'post', handler: adminPasswordFlowRefused },
-    { path: '/unlock', method: 'post', handler: adminPasswordFlowRefused },
-  ],
   hooks: {
     beforeOperation: [hashPasswordBeforeOperation],
     beforeChange: [enforceGrantRule],

@@ -1,10 +1,12 @@
-/** Field builders shared by the taxonomy and content collections. */
+/**
+ * Field builders shared by the taxonomy and content collections. Payload's field configs;
+ * their rules come from the one taxonomy field table (src/services/taxonomyFields.ts).
+ */
 import type { Field } from 'payload'
 
+import { BROWSE_MODES, ruleValidator } from '../src/services/taxonomyFields'
 import { validateSlugField } from '../src/slug'
 import { TEXT_LIMITS, textValidator } from '../src/text'
-
-const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 
 /** The console's colour picker (a custom field component). */
 export const COLOR_PICKER = '/app/(payload)/admin/_components/ColorField#ColorField'
@@ -28,7 +30,7 @@ export function colorField(name: string, defaultValue = '#6b7280'): Field {
     type: 'text',
     required: true,
     defaultValue,
-    validate: (value: unknown) => (typeof value === 'string' && HEX.test(value) ? true : 'Use a hex colour such as #3b82f6.'),
+    validate: ruleValidator('color', 'Use a hex colour such as #3b82f6.'),
     admin: { components: { Field: COLOR_PICKER } },
   }
 }
@@ -37,3 +39,13 @@ export const displayOrderField: Field = { name: 'displayOrder', type: 'number', 
 export const isActiveField: Field = { name: 'isActive', type: 'checkbox', defaultValue: true }
 /** Length in code points (src/text), as the API counts: no Payload maxLength (UTF-16 units). */
 export const labelField = { name: 'label', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.label) } satisfies Field
+
+export const routePrefixField: Field = {
+  name: 'routePrefix',
+  type: 'text',
+  required: true,
+  validate: ruleValidator('routePrefix', 'Use a path of lowercase letters, digits, hyphens and slashes, such as /learn.'),
+  admin: { description: 'Path prefix, e.g. /learn' },
+}
+
+export const browseModeField: Field = { name: 'browseMode', type: 'select', required: true, defaultValue: 'grid', options: [...BROWSE_MODES] }

@@ -19,7 +19,8 @@ const submitBody = z.strictObject({
   platform: z.string().min(1).optional(),
 })
 
-const rejectBody = z.strictObject({ reason: textField(TEXT_LIMITS.reason, { trim: true }).optional() })
+/** The rejection's body, for the API and the console alike. */
+export const rejectBody = z.strictObject({ reason: textField(TEXT_LIMITS.reason, { trim: true }).optional() })
 
 export const submitContentRoute = defineRoute({
   method: 'post',
@@ -46,7 +47,7 @@ export const approveContentRoute = defineRoute({
   summary: 'Approve pending content',
   responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid'] },
   permissions: ['content.approve'],
-  handler: async ({ req, params, user }) => ({ data: await approveContent(req.payload, params.slug!, user) }),
+  handler: async ({ req, params, user }) => ({ data: await approveContent(req.payload, { slug: params.slug! }, user) }),
 })
 
 export const rejectContentRoute = defineRoute({
@@ -58,7 +59,7 @@ export const rejectContentRoute = defineRoute({
   permissions: ['content.approve'],
   handler: async ({ req, params, body, user }) => {
     const { reason } = parseWith(rejectBody, await body())
-    return { data: await rejectContent(req.payload, params.slug!, reason || null, user) }
+    return { data: await rejectContent(req.payload, { slug: params.slug! }, reason || null, user) }
   },
 })
 
@@ -68,7 +69,7 @@ export const deleteContentRoute = defineRoute({
   summary: 'Soft-delete content (isActive=false)',
   responses: { data: Deleted, errors: ['content.not_found'] },
   permissions: ['content.delete'],
-  handler: async ({ req, params, user }) => ({ data: await softDeleteContent(req.payload, params.slug!, user) }),
+  handler: async ({ req, params, user }) => ({ data: await softDeleteContent(req.payload, { slug: params.slug! }, user) }),
 })
 
 /** Undoes a soft delete (the same permission as the delete); recorded in the audit trail. */
@@ -78,5 +79,5 @@ export const restoreContentRoute = defineRoute({
   summary: 'Undo a soft delete',
   responses: { data: ContentDto, errors: ['content.not_found'] },
   permissions: ['content.delete'],
-  handler: async ({ req, params, user }) => ({ data: await restoreContent(req.payload, params.slug!, user) }),
+  handler: async ({ req, params, user }) => ({ data: await restoreContent(req.payload, { slug: params.slug! }, user) }),
 })

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
-import { parsePagination } from '../src/services/contentQuery'
+import { parsePagination } from '../src/pagination'
 import { listModerationEvents, parseEventFilters } from '../src/services/moderationEvents'
 import { ModerationEventDto } from './dtos'
 import { moderationEventsQuery } from './queries'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
-import { SLUG_ENTITIES, suggest } from '../src/services/slug'
+import { SLUG_ENTITIES, suggest } from '../src/slug'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { SlugSuggestion } from './dtos'
 

@@ -11,7 +11,8 @@ const facet = textField(TEXT_LIMITS.facetKey, { min: 1 })
 
 const createBody = z.strictObject({ label, facet, slug: z.string().optional() })
 const patchBody = z.strictObject({ label: label.optional(), facet: facet.optional() })
-const renameBody = z.strictObject({ newSlug: z.string() })
+/** A rename's body, for the API and the console alike. */
+export const renameBody = z.strictObject({ newSlug: z.string() })
 
 export const createTagRoute = defineRoute({
   method: 'post',
@@ -42,6 +43,6 @@ export const renameTagRoute = defineRoute({
   permissions: ['tag.manage'],
   handler: async ({ req, params, body, user }) => {
     const { newSlug } = parseWith(renameBody, await body())
-    return { data: await renameTag(req.payload, params.slug!, newSlug, { actorId: user?.id ?? null }) }
+    return { data: await renameTag(req.payload, { slug: params.slug! }, newSlug, { actorId: user?.id ?? null }) }
   },
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
-import { parsePagination } from '../src/services/contentQuery'
+import { parsePagination } from '../src/pagination'
 import { getTag, listTags } from '../src/services/tags'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { TagDto } from './dtos'

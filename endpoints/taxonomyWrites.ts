@@ -1,5 +1,6 @@
 /**
- * Taxonomy writes under /catalog: POST creates, PATCH …/<slug> updates, POST …/<slug>/rename
+ * Taxonomy writes under /catalog: POST creates (without a slug, the default derived from the
+ * label), PATCH …/<slug> updates, POST …/<slug>/rename
  * renames, POST …/reorder sets one parent's children's order. Renames of surfaces, groups and channels are admin operations: they need every
  * permission of the table (checked as permissions, never by role name).
  */
@@ -10,34 +11,25 @@ import type { ErrorCode } from '../src/api/errorCodes'
 import { defineRoute, type RouteSpec } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
+import { FIELD_RULES, TAXONOMY_KINDS } from '../src/services/taxonomyFields'
 import { createNode, findNode, renameNode, reorderChildren, type ReorderableKind, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
-import { TEXT_LIMITS, textField } from '../src/text'
 import { TaxonomyNodes } from './dtos'
+import { renameBody } from './tagWrites'
 
-const hex = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
-const common = { label: textField(TEXT_LIMITS.label, { min: 1, trim: true }), displayOrder: z.number().int().optional(), isActive: z.boolean().optional() }
-
-export const createBodies: Record<TaxonomyKind, z.ZodObject> = {
-  surface: z.strictObject({
-    ...common,
-    slug: z.string(),
-    routePrefix: z.string().regex(/^\/[a-z0-9/-]*$/),
-    browseMode: z.enum(['grid', 'list', 'feed']),
-    accentColor: hex,
-  }),
-  group: z.strictObject({ ...common, slug: z.string(), color: hex }),
-  channel: z.strictObject({ ...common, slug: z.string() }),
-  platform: z.strictObject({ ...common, slug: z.string(), color: hex }),
-  facet: z.strictObject({ key: z.string(), label: common.label, color: hex, displayOrder: common.displayOrder }),
+/** A kind's request schemas, from the one field table (src/services/taxonomyFields.ts). */
+function bodiesOf(kind: TaxonomyKind): { create: z.ZodObject; patch: z.ZodObject } {
+  const spec = TAXONOMY_KINDS[kind]
+  const fields = Object.fromEntries(
+    Object.entries(spec.fields).map(([name, f]) => [name, f.required ? FIELD_RULES[f.rule] : FIELD_RULES[f.rule].optional()]),
+  )
+  // The address is optional on creation (the default derives from the label); updates take
+  // every field but the address (renames have their own route), all optional.
+  return { create: z.strictObject({ [spec.keyField]: z.string().optional(), ...fields }), patch: z.strictObject(fields).partial() }
 }
-// Updates take every field but the address (renames have their own route), all optional.
-const patchBodies = Object.fromEntries(
-  Object.entries(createBodies).map(([kind, schema]) => [
-    kind,
-    schema.omit(kind === 'facet' ? { key: true } : { slug: true }).partial(),
-  ]),
-) as Record<TaxonomyKind, z.ZodObject>
-const renameBody = z.strictObject({ newSlug: z.string() })
+
+const KINDS = Object.keys(TAXONOMY_KINDS) as TaxonomyKind[]
+export const createBodies = Object.fromEntries(KINDS.map((kind) => [kind, bodiesOf(kind).create])) as Record<TaxonomyKind, z.ZodObject>
+const patchBodies = Object.fromEntries(KINDS.map((kind) => [kind, bodiesOf(kind).patch])) as Record<TaxonomyKind, z.ZodObject>
 /** The parent's children's slugs in their new order (every child exactly once). */
 export const reorderBody = z.strictObject({ slugs: z.array(z.string()).min(1).max(1000) })
 

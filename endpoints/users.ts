@@ -2,8 +2,7 @@ import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
 import { parseWith } from '../src/api/validation'
-import { getConfig } from '../src/config'
-import { ApiError } from '../src/errors'
+import { parsePagination } from '../src/pagination'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { emailField, passwordField, usernameField } from './auth/schemas'
@@ -19,16 +18,6 @@ const createBody = z.strictObject({
   roles: z.array(z.string().min(1).max(64)).max(50).optional(),
 })
 const updateBody = createBody.partial().extend({ isActive: z.boolean().optional() })
-
-function pageOf(query: URLSearchParams): { offset: number; limit: number } {
-  const { defaultLimit, maxLimit, maxOffset } = getConfig().pagination
-  const offset = query.has('offset') ? Number(query.get('offset')) : 0
-  const limit = query.has('limit') ? Number(query.get('limit')) : defaultLimit
-  if (!Number.isInteger(offset) || offset < 0 || offset > maxOffset || !Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
-    throw new ApiError(400, 'pagination.invalid', `offset must be 0 to ${maxOffset} and limit 1 to ${maxLimit}.`, { offset: query.get('offset'), limit: query.get('limit') })
-  }
-  return { offset, limit }
-}
 
 export const createUserRoute = defineRoute({
   method: 'post',
@@ -51,9 +40,8 @@ export const listUsersRoute = defineRoute({
   responses: { data: z.array(UserDto), paginated: true, errors: ['pagination.invalid'] },
   permissions: MANAGE,
   handler: async (ctx) => {
-    const { offset, limit } = pageOf(ctx.query)
-    const { docs, total } = await listUsers(ctx.req.payload, offset, limit)
-    return { data: docs.map(toUserDto), pagination: { offset, limit, total, hasMore: offset + docs.length < total } }
+    const { docs, pagination } = await listUsers(ctx.req.payload, parsePagination(ctx.query))
+    return { data: docs.map(toUserDto), pagination }
   },
 })
 

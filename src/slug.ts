@@ -1,6 +1,7 @@
 /**
- * Slugs: the one pattern, the reserved list, the suggestion algorithm, and the checks used
- * both by Payload field validation (admin panel, local API) and at the API boundary.
+ * Slugs: the one pattern, the reserved list, the suggestion algorithm, the default a slug
+ * takes when none is given (content, tags and taxonomy alike), and the checks used both by
+ * Payload field validation (admin panel, local API) and at the API boundary.
  */
 import { ApiError, validationFailed } from './errors'
 
@@ -53,4 +54,63 @@ export function suggestSlug(value: string): string {
     .replace(/^-+/, '')
     .slice(0, SLUG_MAX_LENGTH)
     .replace(/-+$/, '')
+}
+
+/** The entities POST /slug/suggest knows (the same rule serves them all). */
+export const SLUG_ENTITIES = ['content', 'tag', 'surface', 'group', 'channel', 'platform'] as const
+
+/**
+ * The default slug's candidates, in order: the suggestion itself unless it is reserved, then
+ * `-2`, `-3`, … (the base shortened so the suffix fits in 64 characters). Nothing when the
+ * value has no letters or digits and no fallback is given.
+ */
+export function* derivedSlugs(value: string, fallback?: string): Generator<string> {
+  const base = suggestSlug(value) || fallback
+  if (!base) return
+  if (!RESERVED_SLUGS.includes(base)) yield base
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`
+    yield `${base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`
+  }
+}
+
+/** How many candidates a default tries before giving up with 409 slug.conflict. */
+export const DERIVED_SLUG_ATTEMPTS = 50
+
+const noAlphanumerics = (field: string, value: string) =>
+  validationFailed([{ field, constraint: 'no_alphanumerics', value }])
+
+/**
+ * POST /slug/suggest: the default's first candidate. Uniqueness is not checked (per spec),
+ * so a reserved suggestion already carries its `-2`; a value with no letters or digits is
+ * 400 validation.failed (constraint `no_alphanumerics`).
+ */
+export function suggest(value: string): { slug: string } {
+  const first = derivedSlugs(value).next()
+  if (first.done) throw noAlphanumerics('value', value)
+  return { slug: first.value }
+}
+
+/**
+ * The slug a new record takes: an explicit one is checked (400 pattern, 409 slug.reserved)
+ * and used as given; otherwise the first derived candidate that `isTaken` says is free.
+ * `from` names the field the default derives from (reported when it has no letters or digits).
+ */
+export async function chooseSlug(opts: {
+  explicit: unknown
+  value: string
+  from: string
+  field?: string
+  fallback?: string
+  entity: string
+  isTaken: (slug: string) => Promise<boolean>
+}): Promise<string> {
+  if (opts.explicit !== undefined) return assertSlug(opts.explicit, opts.field)
+  const candidates = derivedSlugs(opts.value, opts.fallback)
+  for (let attempt = 0; attempt < DERIVED_SLUG_ATTEMPTS; attempt++) {
+    const next = candidates.next()
+    if (next.done) throw noAlphanumerics(opts.from, opts.value)
+    if (!(await opts.isTaken(next.value))) return next.value
+  }
+  throw new ApiError(409, 'slug.conflict', `No free slug derives from "${opts.value}".`, { slug: suggestSlug(opts.value), entity: opts.entity })
 }

@@ -3585,14 +3585,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    slug?: string;
                     label: string;
-                    displayOrder?: number;
-                    isActive?: boolean;
-                    slug: string;
                     routePrefix: string;
                     /** @enum {string} */
                     browseMode: "grid" | "list" | "feed";
                     accentColor: string;
+                    displayOrder?: number;
+                    isActive?: boolean;
                 };
             };
         };
@@ -3732,12 +3732,12 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
-                    displayOrder?: number;
-                    isActive?: boolean;
                     routePrefix?: string;
                     /** @enum {string} */
                     browseMode?: "grid" | "list" | "feed";
                     accentColor?: string;
+                    displayOrder?: number;
+                    isActive?: boolean;
                 };
             };
         };
@@ -4027,11 +4027,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    slug?: string;
                     label: string;
+                    color: string;
                     displayOrder?: number;
                     isActive?: boolean;
-                    slug: string;
-                    color: string;
                 };
             };
         };
@@ -4188,9 +4188,9 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
+                    color?: string;
                     displayOrder?: number;
                     isActive?: boolean;
-                    color?: string;
                 };
             };
         };
@@ -4490,10 +4490,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    slug?: string;
                     label: string;
                     displayOrder?: number;
                     isActive?: boolean;
-                    slug: string;
                 };
             };
         };
@@ -4958,11 +4958,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    slug?: string;
                     label: string;
+                    color: string;
                     displayOrder?: number;
                     isActive?: boolean;
-                    slug: string;
-                    color: string;
                 };
             };
         };
@@ -5102,9 +5102,9 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
+                    color?: string;
                     displayOrder?: number;
                     isActive?: boolean;
-                    color?: string;
                 };
             };
         };
@@ -5392,7 +5392,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    key: string;
+                    key?: string;
                     label: string;
                     color: string;
                     displayOrder?: number;

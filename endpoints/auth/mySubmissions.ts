@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { defineRoute } from '../../src/api/route'
 import { listOwnSubmissions } from '../../src/services/contentBySubmitter'
-import { parsePagination } from '../../src/services/contentQuery'
+import { parsePagination } from '../../src/pagination'
 import { ContentDto } from '../dtos'
 import { paginationQuery } from '../queries'
 

@@ -4,10 +4,13 @@ import type { ZodType } from 'zod'
 import type { AuthMode, AuthUser } from '../../access/guards'
 import type { HeaderReader } from '../http/headers'
 import type { RequestLogger } from '../logging'
-import type { Pagination } from '../services/pagination'
 import type { ErrorCode } from './errorCodes'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
+
+import type { Pagination } from '../pagination'
+
+export type { Pagination }
 
 /** What a handler returns: raw data; the wrapper builds the envelope and the headers. */
 export type Reply = {
@@ -19,6 +22,11 @@ export type Reply = {
   etag?: string
   cacheControl?: string
   headers?: Record<string, string>
+  /**
+   * `data` is the whole body, without the envelope: only for answers whose shape a third
+   * party fixes (Payload's admin panel reads its own login answer). Errors stay enveloped.
+   */
+  bare?: boolean
 }
 
 /**

@@ -1,4 +1,4 @@
-import { authenticate, requirePermissions } from '../../access/guards'
+import { authenticate, type AuthMode, type AuthUser, requirePermissions } from '../../access/guards'
 import { isActiveSubject } from '../auth/activeSubject'
 import { getConfig } from '../config'
 import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
@@ -17,6 +17,31 @@ type ErrorBody = { code: string; message: string; details?: unknown }
 /** A wrapped route: the request and the path parameters its pattern captured. */
 export type ApiHandler = (req: ApiRequest, params: Record<string, string>) => Promise<ApiResult>
 
+/** Who is calling, or null when anonymous: /api/v1 reads the bearer token, the console its session. */
+export type CallerOf = (req: ApiRequest) => Promise<AuthUser | null>
+
+export type WrapOptions = {
+  /** Resolves the caller; by default the bearer token per the route's auth mode. */
+  caller?: CallerOf
+  /** /api/v1 answers cross-origin callers; the console's same-origin endpoints do not. */
+  cors?: boolean
+  /** Reads the request body; by default the body text as JSON. */
+  readBody?: (req: ApiRequest) => Promise<unknown>
+  /**
+   * Error envelopes also carry `errors: [{ message }]`, which Payload's admin forms (the
+   * console's sign-in) show; the envelope stays the same.
+   */
+  payloadFormErrors?: boolean
+}
+
+/** The API's caller: the access token; writes re-check that its user is still active. */
+function bearerCaller(mode: AuthMode): CallerOf {
+  return (req) => {
+    const isLive = READ_METHODS.has(req.method.toUpperCase()) ? undefined : (id: string) => isActiveSubject(req.payload, id)
+    return authenticate(req.headers.get('authorization'), mode, isLive)
+  }
+}
+
 function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   // What the collection layer refuses is the caller's bad input (400), not our failure.
   const err = fromCollectionValidation(thrown) ?? thrown
@@ -30,7 +55,8 @@ function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: 
   return { status: 500, body }
 }
 
-async function readJson(req: ApiRequest): Promise<unknown> {
+/** The body text as JSON; an empty body is `{}`, malformed JSON 400 `validation.failed`. */
+export async function readJson(req: ApiRequest): Promise<unknown> {
   const text = await req.text()
   if (text.trim() === '') return {}
   try {
@@ -45,9 +71,16 @@ async function readJson(req: ApiRequest): Promise<unknown> {
  * request id, applies CORS and caching headers, maps errors, and writes the
  * `request.completed` log line.
  */
-export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>, routeName: string): ApiHandler {
+export function wrap(
+  spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>,
+  routeName: string,
+  options: WrapOptions = {},
+): ApiHandler {
   const mode = spec.permissions?.length ? 'required' : (spec.auth ?? 'none')
   const permissions = spec.permissions ?? []
+  const callerOf = options.caller ?? bearerCaller(mode)
+  const cors = options.cors ?? true
+  const readBody = options.readBody ?? readJson
   return async (req, params) => {
     const started = performance.now()
     const requestId = requestIdFrom(req.headers)
@@ -58,9 +91,7 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
     let body: string | null
 
     try {
-      // Reads stay stateless; a write re-checks that the token's user still exists and is active.
-      const isLive = READ_METHODS.has(req.method.toUpperCase()) ? undefined : (id: string) => isActiveSubject(req.payload, id)
-      const user = await authenticate(req.headers.get('authorization'), mode, isLive)
+      const user = await callerOf(req)
       userId = user?.id
       requirePermissions(user, permissions)
       let bodyPromise: Promise<unknown> | undefined
@@ -72,7 +103,7 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
         user,
         ip: clientIp(req.headers),
         log,
-        body: () => (bodyPromise ??= readJson(req)),
+        body: () => (bodyPromise ??= readBody(req)),
       }
       if (spec.before) await spec.before(ctx)
       const reply: Reply = await spec.handler(ctx)
@@ -85,6 +116,9 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
       }
       if (status === 304) {
         body = null
+      } else if (reply.bare) {
+        headers['Content-Type'] = 'application/json; charset=utf-8'
+        body = JSON.stringify(reply.data)
       } else {
         const envelope: Record<string, unknown> = { success: true, data: reply.data ?? null }
         if (reply.pagination) envelope.pagination = reply.pagination
@@ -99,9 +133,11 @@ export function wrap(spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | '
       headers['Cache-Control'] = 'no-store'
       headers['Content-Type'] = 'application/json; charset=utf-8'
       if (status >= 500) log.error({ err, userId }, 'request.failed')
-      body = JSON.stringify({ success: false, error: mapped.body, meta: { requestId } })
+      const envelope: Record<string, unknown> = { success: false, error: mapped.body, meta: { requestId } }
+      if (options.payloadFormErrors) envelope.errors = [{ message: mapped.body.message }]
+      body = JSON.stringify(envelope)
     }
-    applyCors(headers, req.headers.get('origin'))
+    if (cors) applyCors(headers, req.headers.get('origin'))
     const elapsed = performance.now() - started
     observeRequest(routeName, status, elapsed)
     const durationMs = Math.round(elapsed)

@@ -88,6 +88,8 @@ export interface ContentStore {
   /** Every item stored under a normalised URL, oldest first (legacy duplicates included). */
   contentByUrlKey(urlKey: string): Promise<ContentRecord[]>
   listSubmissions(query: SubmissionsQuery): Promise<ContentPage>
+  /** By the document id the admin console addresses; a malformed id finds nothing. */
+  contentById(id: string): Promise<ContentRecord | null>
   /** Approved, active items sharing a channel or a tag, scored 2×channel + shared tags. */
   relatedContent(item: ContentRecord, limit: number): Promise<ContentRecord[]>
   countContent(): Promise<number>

@@ -32,6 +32,8 @@ export type {
 export { FOLLOW_UP_KINDS } from './moderationTypes'
 export type { ModerationAction, ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from './moderationEventTypes'
 export { MODERATION_ACTIONS } from './moderationEventTypes'
+/** Which unique field a failed write collided on (Payload's, SQLite's or MongoDB's report). */
+export { uniqueViolationField } from './uniqueViolation'
 
 const ENGINES: Record<Engine, EngineOps> = { sqlite: sqliteEngine, mongodb: mongoEngine }
 

@@ -7,7 +7,10 @@ import type { Payload } from 'payload'
 import type { ApiRequest, ApiResult } from '../api/route'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 
-export function apiRequestFromFetch(request: Request, payload: Payload): ApiRequest {
+/** What the adapter reads of a Fetch Request (Payload's endpoint request is one, typed as partial). */
+export type FetchRequestLike = { url: string; method: string; headers: Headers; text(): Promise<string> }
+
+export function apiRequestFromFetch(request: FetchRequestLike, payload: Payload): ApiRequest {
   const url = new URL(request.url)
   let body: Promise<string> | undefined
   return {

@@ -6,13 +6,13 @@
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
+import type { Pagination } from '../pagination'
 import { engine, type ContentFilter, type ContentRecord } from '../db/engine'
 import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'
 import { servedUrl } from '../urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import { PERIODS, type ListParams } from './contentQuery'
-import type { Pagination } from './pagination'
 
 /** The API's content shape: the stored record with taxonomy ids turned into slugs (or null). */
 export type ContentDto = Omit<ContentRecord, 'groupId' | 'channelId' | 'platformId'> & {

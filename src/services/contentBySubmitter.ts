@@ -6,10 +6,10 @@
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
+import type { Pagination } from '../pagination'
 import { engine } from '../db/engine'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'
-import type { Pagination } from './pagination'
 
 export async function listOwnSubmissions(
   payload: Payload,

@@ -3,9 +3,9 @@
  * code: pagination.invalid, sort.unsupported, query.too_short, validation.failed; the
  * status permission check (403) lives in the content service.
  */
-import { getConfig } from '../config'
 import type { ContentSort } from '../db/engine'
 import { ApiError, validationFailed, type FieldProblem } from '../errors'
+import { parsePagination } from '../pagination'
 import { hasControlCharacters, TEXT_LIMITS, textLength } from '../text'
 import { SLUG_PATTERN } from '../slug'
 import { urlKeyOf } from '../urlNormalize'
@@ -36,24 +36,6 @@ export type ListParams = {
   /** Queue-only filters (not read from the public query). */
   submittedBy?: string
   createdBefore?: string
-}
-
-/** offset/limit for every paginated list: integers in range, else 400 pagination.invalid. */
-export function parsePagination(query: URLSearchParams): { offset: number; limit: number } {
-  const { defaultLimit, maxLimit, maxOffset } = getConfig().pagination
-  const read = (name: 'offset' | 'limit', fallback: number, min: number, max: number) => {
-    const raw = query.get(name)
-    if (raw === null) return fallback
-    const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN
-    if (!(value >= min && value <= max)) {
-      throw new ApiError(400, 'pagination.invalid', `${name} must be an integer from ${min} to ${max}.`, [
-        { field: name, constraint: 'range', value: raw, min, max },
-      ])
-    }
-    return value
-  }
-  // limit=0 is the count-only request (data [], full total).
-  return { offset: read('offset', 0, 0, maxOffset), limit: read('limit', defaultLimit, 0, maxLimit) }
 }
 
 /** Comma-separated slugs: trimmed, empties dropped, de-duplicated, each matching the pattern. */

@@ -10,7 +10,7 @@ import type { CollectionBeforeChangeHook, Payload, PayloadRequest } from 'payloa
 import { permissionsOf } from '../../access/userPermissions'
 import { engine } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
-import { assertSlug, RESERVED_SLUGS, suggestSlug } from '../slug'
+import { assertSlug, chooseSlug, derivedSlugs } from '../slug'
 import { submissionsOpen } from './branding'
 import { getTaxonomy } from './catalog'
 import { assertUrlFree } from './contentDuplicates'
@@ -72,22 +72,13 @@ async function assertTagsExist(payload: Payload, tagSlugs: readonly string[], re
   return checked.tagSlugs
 }
 
-/** Candidate slugs from the title: base, base-2, base-3, ... (reserved bases start at -2). */
-export function* derivedSlugs(title: string): Generator<string> {
-  const base = suggestSlug(title).slice(0, 58).replace(/-+$/, '') || 'item'
-  if (!RESERVED_SLUGS.includes(base)) yield base
-  for (let n = 2; ; n++) yield `${base}-${n}`
-}
+/** The content default: candidates from the title (src/slug.ts), `item` when it has no letters or digits. */
+export const derivedContentSlugs = (title: string): Generator<string> => derivedSlugs(title, 'item')
 
 /** The first derived slug no item holds (a concurrent taker still meets the unique index). */
-async function freeDerivedSlug(payload: Payload, title: string): Promise<string> {
+function freeDerivedSlug(payload: Payload, title: string): Promise<string> {
   const store = engine().contentStore(payload)
-  const candidates = derivedSlugs(title)
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const slug = candidates.next().value as string
-    if (!(await store.contentBySlug(slug))) return slug
-  }
-  throw new ApiError(409, 'slug.conflict', `No free slug derives from "${title}".`, { slug: suggestSlug(title), entity: 'content' })
+  return chooseSlug({ explicit: undefined, value: title, from: 'title', fallback: 'item', entity: 'content', isTaken: async (slug) => !!(await store.contentBySlug(slug)) })
 }
 
 const refId = (v: unknown): string | null => comparableValue(v) as string | null

@@ -9,12 +9,13 @@ import { getConfig } from '../config'
 import { engine, type ContentRecord } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { emit } from '../events/bus'
-import { assertSlug, suggestSlug } from '../slug'
+import { assertSlug, DERIVED_SLUG_ATTEMPTS, suggestSlug } from '../slug'
 import { submissionsOpen } from './branding'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'
 import { assertUrlFree, duplicateAfterRace } from './contentDuplicates'
-import { checkTagSlugs, derivedSlugs, newSubmissionFields } from './contentSubmission'
+import { asConflict } from './conflicts'
+import { checkTagSlugs, derivedContentSlugs, newSubmissionFields } from './contentSubmission'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
 
 export type SubmitInput = {
@@ -32,9 +33,12 @@ const notFound = () => new ApiError(404, 'content.not_found', 'No visible conten
 const slugConflict = (slug: string) =>
   new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use.`, { slug, entity: 'content' })
 
-function isUniqueViolation(err: unknown): boolean {
-  const errors = (err as { data?: { errors?: { path?: string }[] } })?.data?.errors
-  return Array.isArray(errors) && errors.some((e) => e.path === 'slug')
+/** Which item a moderation call means: the API addresses it by slug, the console by id. */
+export type ContentRef = { slug: string } | { id: string }
+
+const recordOf = (payload: Payload, ref: ContentRef): Promise<ContentRecord | null> => {
+  const store = engine().contentStore(payload)
+  return 'slug' in ref ? store.contentBySlug(ref.slug) : store.contentById(ref.id)
 }
 
 /** Group, channel, platform and tags resolved to ids; unknown ones are 400 validation.failed. */
@@ -76,8 +80,8 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
   // 409 content.duplicate when the URL's key is stored; a concurrent twin meets the unique index.
   const urlKey = await assertUrlFree(payload, input.url, user)
   const store = engine().contentStore(payload)
-  const candidates = explicit ? [explicit][Symbol.iterator]() : derivedSlugs(input.title)
-  for (let attempt = 0; attempt < 50; attempt++) {
+  const candidates = explicit ? [explicit][Symbol.iterator]() : derivedContentSlugs(input.title)
+  for (let attempt = 0; attempt < DERIVED_SLUG_ATTEMPTS; attempt++) {
     const slug = candidates.next().value as string | undefined
     if (!slug) break
     if (!explicit && (await store.contentBySlug(slug))) continue
@@ -103,19 +107,18 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
       const duplicate = await duplicateAfterRace(payload, urlKey, user)
       if (duplicate) throw duplicate
       // A concurrent submission took the slug between the check and the insert.
-      if (isUniqueViolation(err)) {
-        if (explicit) throw slugConflict(explicit)
-        continue
-      }
-      throw err
+      const conflict = asConflict(err, { slug: () => slugConflict(slug) })
+      if (conflict === err) throw err
+      if (explicit) throw conflict
+      continue
     }
     return toContentDto((await store.contentBySlug(slug))!, taxonomy)
   }
   throw slugConflict(explicit ?? suggestSlug(input.title))
 }
 
-async function moderatable(payload: Payload, slug: string): Promise<ContentRecord> {
-  const record = await engine().contentStore(payload).contentBySlug(slug)
+async function moderatable(payload: Payload, ref: ContentRef): Promise<ContentRecord> {
+  const record = await recordOf(payload, ref)
   if (!record || !record.isActive) throw notFound()
   return record
 }
@@ -125,13 +128,13 @@ export type MoveOptions = { afterMove?: () => void }
 
 async function move(
   payload: Payload,
-  slug: string,
+  ref: ContentRef,
   to: 'approved' | 'rejected',
   reason: string | null,
   actor: AuthUser | null,
   options: MoveOptions = {},
 ): Promise<ContentRecord> {
-  const record = await moderatable(payload, slug)
+  const record = await moderatable(payload, ref)
   const now = new Date()
   const moved =
     record.status === 'pending' &&
@@ -157,12 +160,12 @@ async function move(
       afterMove: options.afterMove,
     }))
   if (!moved) {
-    const current = (await engine().contentStore(payload).contentBySlug(slug))?.status ?? record.status
+    const current = (await engine().contentStore(payload).contentById(record.id))?.status ?? record.status
     throw new ApiError(422, 'content.state_invalid', `Only pending content can be ${to}; this item is ${current}.`, {
       status: current,
     })
   }
-  return (await engine().contentStore(payload).contentBySlug(slug))!
+  return (await engine().contentStore(payload).contentById(record.id))!
 }
 
 /**
@@ -171,25 +174,25 @@ async function move(
  */
 export async function approveContent(
   payload: Payload,
-  slug: string,
+  ref: ContentRef,
   actor: AuthUser | null,
   options: MoveOptions = {},
 ): Promise<ContentDto> {
-  const record = await move(payload, slug, 'approved', null, actor, options)
-  emit('content.approved', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null })
+  const record = await move(payload, ref, 'approved', null, actor, options)
+  emit('content.approved', { contentId: record.id, slug: record.slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null })
   return toContentDto(record, await getTaxonomy(payload))
 }
 
 /** pending → rejected, with an optional reason; the record is kept and hidden. */
 export async function rejectContent(
   payload: Payload,
-  slug: string,
+  ref: ContentRef,
   reason: string | null,
   actor: AuthUser | null,
   options: MoveOptions = {},
 ): Promise<ContentDto> {
-  const record = await move(payload, slug, 'rejected', reason, actor, options)
-  emit('content.rejected', { contentId: record.id, slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null, reason })
+  const record = await move(payload, ref, 'rejected', reason, actor, options)
+  emit('content.rejected', { contentId: record.id, slug: record.slug, submittedBy: record.submittedBy, actorId: actor?.id ?? null, reason })
   return toContentDto(record, await getTaxonomy(payload))
 }
 
@@ -215,18 +218,17 @@ async function setActive(payload: Payload, record: ContentRecord, to: boolean, a
 }
 
 /** Soft delete: isActive=false, recorded in the audit trail. Idempotent. Content is never removed. */
-export async function softDeleteContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<{ deleted: true; id: string }> {
-  const record = await engine().contentStore(payload).contentBySlug(slug)
+export async function softDeleteContent(payload: Payload, ref: ContentRef, actor: AuthUser | null): Promise<{ deleted: true; id: string }> {
+  const record = await recordOf(payload, ref)
   if (!record) throw notFound()
   if (record.isActive) await setActive(payload, record, false, actor)
   return { deleted: true, id: record.id }
 }
 
 /** Undoes a soft delete: isActive=true, recorded in the audit trail. Idempotent. */
-export async function restoreContent(payload: Payload, slug: string, actor: AuthUser | null): Promise<ContentDto> {
-  const store = engine().contentStore(payload)
-  const record = await store.contentBySlug(slug)
+export async function restoreContent(payload: Payload, ref: ContentRef, actor: AuthUser | null): Promise<ContentDto> {
+  const record = await recordOf(payload, ref)
   if (!record) throw notFound()
   if (!record.isActive) await setActive(payload, record, true, actor)
-  return toContentDto((await store.contentBySlug(slug))!, await getTaxonomy(payload))
+  return toContentDto((await engine().contentStore(payload).contentById(record.id))!, await getTaxonomy(payload))
 }

@@ -8,7 +8,7 @@ import type { Payload, Where } from 'payload'
 import type { ModerationEvent } from '../../payload-types'
 import { MODERATION_ACTIONS, type ModerationAction } from '../db/engine'
 import { validationFailed, type FieldProblem } from '../errors'
-import type { Pagination } from './pagination'
+import type { Pagination } from '../pagination'
 
 export type ModerationEventFilters = {
   action?: ModerationAction

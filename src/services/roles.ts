@@ -10,6 +10,7 @@ import type { Role } from '../../payload-types'
 import { type Permission, PERMISSIONS } from '../auth/permissions'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type Grantor, roleChangeProblem, throwIfRefused } from './grants'
+import { withConflicts } from './conflicts'
 
 /** A role document as the Local API returns it (payload-types.ts). */
 export type RoleDoc = Role
@@ -88,6 +89,8 @@ export async function listRoles(payload: Payload): Promise<RoleDto[]> {
 }
 
 const nameTaken = () => new ApiError(409, 'role.name_taken', 'A role with this name exists.')
+/** A unique-index race (after the name check) is the same 409. */
+const ROLE_CONFLICTS = { name: nameTaken }
 
 export async function createRole(
   payload: Payload,
@@ -96,11 +99,13 @@ export async function createRole(
 ): Promise<RoleDto> {
   throwIfRefused(roleChangeProblem(grantor, null, input.permissions))
   if (await findRoleByName(payload, input.name)) throw nameTaken()
-  const doc = await payload.create({
-    collection: 'roles',
-    data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] },
-    overrideAccess: true,
-  })
+  const doc = await withConflicts(ROLE_CONFLICTS, () =>
+    payload.create({
+      collection: 'roles',
+      data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] },
+      overrideAccess: true,
+    }),
+  )
   return toRoleDto(doc)
 }
 
@@ -122,7 +127,7 @@ export async function updateRole(
   if (patch.name !== undefined) data.name = patch.name
   if (patch.description !== undefined) data.description = patch.description
   if (patch.permissions !== undefined) data.permissions = [...new Set(patch.permissions)]
-  const doc = await payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true })
+  const doc = await withConflicts(ROLE_CONFLICTS, () => payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true }))
   return toRoleDto(doc)
 }
 

@@ -8,8 +8,9 @@ import type { Payload } from 'payload'
 
 import { engine } from '../db/engine'
 import { ApiError, validationFailed } from '../errors'
-import { assertSlug, suggestSlug } from '../slug'
+import { assertSlug, chooseSlug } from '../slug'
 import { getTaxonomy } from './catalog'
+import { withConflicts } from './conflicts'
 import { getTag, type TagDto } from './tags'
 import { workflowFieldsGuard } from './workflowGuard'
 
@@ -19,10 +20,18 @@ export type TagPatch = { label?: string; facet?: string }
 const slugConflict = (slug: string) =>
   new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use.`, { slug, entity: 'tag' })
 
-/** Payload reports a unique-index violation as a ValidationError on the field. */
-function isUniqueViolation(err: unknown, field: string): boolean {
-  const errors = (err as { data?: { errors?: { path?: string }[] } })?.data?.errors
-  return Array.isArray(errors) && errors.some((e) => e.path === field)
+/** Which tag a rename means: the API addresses it by slug, the console by id. */
+export type TagRef = { slug: string } | { id: string }
+
+const tagNotFound = () => new ApiError(404, 'tag.not_found', 'No tag has this slug.')
+
+/** The tag's slug (content holds tags by slug); 404 `tag.not_found`. */
+async function slugOf(payload: Payload, ref: TagRef): Promise<string> {
+  if ('slug' in ref) return ref.slug
+  const found = await payload.find({ collection: 'tags', where: { id: { equals: ref.id } }, limit: 1, depth: 0, overrideAccess: true })
+  const tag = found.docs[0]
+  if (!tag) throw new ApiError(404, 'tag.not_found', 'No tag has this id.')
+  return String(tag.slug)
 }
 
 async function facetId(payload: Payload, key: string): Promise<string> {
@@ -31,22 +40,27 @@ async function facetId(payload: Payload, key: string): Promise<string> {
   return id
 }
 
+/** A new tag; without a slug it takes the default derived from its label (src/slug.ts). */
 export async function createTag(payload: Payload, input: NewTagInput): Promise<TagDto> {
-  const slug = assertSlug(input.slug ?? suggestSlug(input.label))
+  const store = engine().contentStore(payload)
+  const slug = await chooseSlug({
+    explicit: input.slug,
+    value: input.label,
+    from: 'label',
+    entity: 'tag',
+    isTaken: async (candidate) => !!(await store.tagBySlug(candidate)),
+  })
   const facet = await facetId(payload, input.facet)
-  try {
-    await engine().withTransientRetry(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true }))
-  } catch (err) {
-    if (isUniqueViolation(err, 'slug')) throw slugConflict(slug)
-    throw err
-  }
+  await withConflicts({ slug: () => slugConflict(slug) }, () =>
+    engine().withTransientRetry(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true })),
+  )
   return getTag(payload, slug)
 }
 
 export async function updateTag(payload: Payload, slug: string, patch: TagPatch): Promise<TagDto> {
   const found = await payload.find({ collection: 'tags', where: { slug: { equals: slug } }, limit: 1, depth: 0, overrideAccess: true })
   const tag = found.docs[0]
-  if (!tag) throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
+  if (!tag) throw tagNotFound()
   const data: Record<string, unknown> = {}
   if (patch.label !== undefined) data.label = patch.label
   if (patch.facet !== undefined) data.facet = await facetId(payload, patch.facet)
@@ -60,21 +74,23 @@ export type RenameOptions = { actorId: string | null; afterContentUpdate?: () =>
 
 export async function renameTag(
   payload: Payload,
-  slug: string,
+  ref: TagRef,
   newSlug: string,
   { actorId, afterContentUpdate }: RenameOptions,
 ): Promise<{ slug: string; contentCount: number }> {
   assertSlug(newSlug, 'newSlug')
+  const slug = await slugOf(payload, ref)
   if (newSlug === slug) throw slugConflict(newSlug)
   const result = await engine().renameTag(payload, { oldSlug: slug, newSlug, actorId, at: new Date(), afterContentUpdate })
-  if (result.outcome === 'not_found') throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
+  if (result.outcome === 'not_found') throw tagNotFound()
   if (result.outcome === 'taken') throw slugConflict(newSlug)
   // Caches need nothing: the rename moved the taxonomy and content counters in its transaction.
   return { slug: newSlug, contentCount: result.contentCount }
 }
 
 /** How many items a rename would touch (the console shows it before asking). */
-export async function renameImpact(payload: Payload, slug: string): Promise<number> {
+export async function renameImpact(payload: Payload, ref: TagRef): Promise<number> {
+  const slug = await slugOf(payload, ref)
   const res = await payload.count({ collection: 'content', where: { tagSlugs: { contains: slug } }, overrideAccess: true })
   return res.totalDocs
 }

@@ -1,14 +1,14 @@
 /** Tag reads: the paginated list (facet, prefix q, sorted by label) and one tag, with usage counts. */
 import type { Payload } from 'payload'
 
+import { type Page, type Pagination, paginationOf } from '../pagination'
 import { engine, type TagRecord } from '../db/engine'
 import { ApiError } from '../errors'
 import { getTaxonomy, type Taxonomy } from './catalog'
-import type { Pagination } from './pagination'
 
 export type TagDto = { slug: string; label: string; facet: string | null; usageCount: number }
 
-export type TagListParams = { facet?: string; q?: string; offset: number; limit: number }
+export type TagListParams = Page & { facet?: string; q?: string }
 
 const toDto = (t: TagRecord, taxonomy: Taxonomy, usage: Map<string, number>): TagDto => ({
   slug: t.slug,
@@ -23,7 +23,7 @@ export async function listTags(payload: Payload, p: TagListParams): Promise<{ da
   if (p.facet !== undefined) {
     const id = taxonomy.facetIdByKey.get(p.facet)
     // An unknown facet holds no tags: an empty page, not an error.
-    if (!id) return { data: [], pagination: { offset: p.offset, limit: p.limit, total: 0, hasMore: false } }
+    if (!id) return { data: [], pagination: paginationOf(p, 0, 0) }
     facetIds = [id]
   }
   const store = engine().contentStore(payload)
@@ -31,7 +31,7 @@ export async function listTags(payload: Payload, p: TagListParams): Promise<{ da
   const usage = await store.tagUsage(rows.map((r) => r.slug))
   return {
     data: rows.map((r) => toDto(r, taxonomy, usage)),
-    pagination: { offset: p.offset, limit: p.limit, total, hasMore: p.offset + rows.length < total },
+    pagination: paginationOf(p, rows.length, total),
   }
 }
 

@@ -3,34 +3,21 @@
  * platforms and facets. Created, updated (including displayOrder and isActive: nothing is
  * hard-deleted) and renamed. Content refers to groups, channels and platforms by id, so a
  * rename is one row's update and the content follows it atomically. Payload's afterChange
- * hooks invalidate the catalog.
+ * hooks invalidate the catalog. The kinds and their fields are src/services/taxonomyFields.ts.
  */
 import type { Payload } from 'payload'
 
 import type { AuthUser } from '../../access/guards'
 import { engine, type ReorderCollection } from '../db/engine'
 import { ApiError } from '../errors'
-import { assertSlug } from '../slug'
+import { assertSlug, chooseSlug } from '../slug'
+import { withConflicts } from './conflicts'
+import { TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'
 import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
 
-export type TaxonomyKind = 'surface' | 'group' | 'channel' | 'platform' | 'facet'
+export type { TaxonomyKind }
 
-type KindSpec = {
-  collection: 'surfaces' | 'groups' | 'channels' | 'platforms' | 'facets'
-  /** The addressing field: `slug`, or `key` for facets. */
-  keyField: 'slug' | 'key'
-  /** The parent relationship within which the key is unique. */
-  parentField?: 'surface' | 'group'
-  fields: readonly string[]
-}
-
-export const KINDS: Record<TaxonomyKind, KindSpec> = {
-  surface: { collection: 'surfaces', keyField: 'slug', fields: ['label', 'routePrefix', 'browseMode', 'accentColor', 'displayOrder', 'isActive'] },
-  group: { collection: 'groups', keyField: 'slug', parentField: 'surface', fields: ['label', 'color', 'displayOrder', 'isActive'] },
-  channel: { collection: 'channels', keyField: 'slug', parentField: 'group', fields: ['label', 'displayOrder', 'isActive'] },
-  platform: { collection: 'platforms', keyField: 'slug', fields: ['label', 'color', 'displayOrder', 'isActive'] },
-  facet: { collection: 'facets', keyField: 'key', fields: ['label', 'color', 'displayOrder'] },
-}
+const KINDS = TAXONOMY_KINDS
 
 type Doc = Record<string, unknown> & { id: string | number }
 
@@ -41,7 +28,7 @@ function toDto(kind: TaxonomyKind, doc: Doc, parentKey?: string): TaxonomyNodeDt
   const spec = KINDS[kind]
   const dto: TaxonomyNodeDto = { id: String(doc.id), [spec.keyField]: doc[spec.keyField] }
   if (spec.parentField) dto[spec.parentField] = parentKey ?? null
-  for (const f of spec.fields) dto[f] = doc[f] ?? null
+  for (const f of Object.keys(spec.fields)) dto[f] = doc[f] ?? null
   dto.createdAt = doc.createdAt
   dto.updatedAt = doc.updatedAt
   return dto
@@ -60,28 +47,24 @@ export async function findNode(payload: Payload, kind: TaxonomyKind, key: string
   return doc
 }
 
-async function assertFree(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<void> {
+const keyConflict = (kind: TaxonomyKind, key: string) =>
+  new ApiError(409, 'slug.conflict', `The ${KINDS[kind].keyField} "${key}" is already in use.`, { slug: key, entity: kind })
+
+async function isTaken(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<boolean> {
   const spec = KINDS[kind]
   const where: Record<string, unknown> = { [spec.keyField]: { equals: key } }
   if (spec.parentField) where[spec.parentField] = { equals: parentId }
   const taken = await payload.count({ collection: spec.collection, where: where as never, overrideAccess: true })
-  if (taken.totalDocs > 0) {
-    throw new ApiError(409, 'slug.conflict', `The ${spec.keyField} "${key}" is already in use.`, { slug: key, entity: kind })
-  }
+  return taken.totalDocs > 0
+}
+
+async function assertFree(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<void> {
+  if (await isTaken(payload, kind, key, parentId)) throw keyConflict(kind, key)
 }
 
 /** A unique index still guards the race between the check and the write. */
-async function guarded<T>(kind: TaxonomyKind, key: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write()
-  } catch (err) {
-    const errors = (err as { data?: { errors?: { path?: string }[] } })?.data?.errors
-    if (Array.isArray(errors) && errors.some((e) => e.path === KINDS[kind].keyField)) {
-      throw new ApiError(409, 'slug.conflict', `The ${KINDS[kind].keyField} "${key}" is already in use.`, { slug: key, entity: kind })
-    }
-    throw err
-  }
-}
+const guarded = <T>(kind: TaxonomyKind, key: string, write: () => Promise<T>): Promise<T> =>
+  withConflicts({ [KINDS[kind].keyField]: () => keyConflict(kind, key) }, write)
 
 export async function createNode(
   payload: Payload,
@@ -90,12 +73,21 @@ export async function createNode(
   parent?: { id: string; key: string },
 ): Promise<TaxonomyNodeDto> {
   const spec = KINDS[kind]
-  const key = assertSlug(data[spec.keyField], spec.keyField)
-  await assertFree(payload, kind, key, parent?.id)
+  // Without a slug (key), the default derives from the label, as for tags and content.
+  const explicit = data[spec.keyField]
+  const key = await chooseSlug({
+    explicit,
+    value: String(data.label ?? ''),
+    from: 'label',
+    field: spec.keyField,
+    entity: kind,
+    isTaken: (candidate) => isTaken(payload, kind, candidate, parent?.id),
+  })
+  if (explicit !== undefined) await assertFree(payload, kind, key, parent?.id)
   const doc = await guarded(kind, key, () =>
     payload.create({
       collection: spec.collection,
-      data: { ...data, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as never,
+      data: { ...data, [spec.keyField]: key, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as never,
       overrideAccess: true,
     }),
   )
@@ -132,7 +124,6 @@ export async function renameNode(
   const oldKey = String(doc[spec.keyField])
   if (newKey === oldKey) return toDto(kind, doc, parent?.key)
   await assertFree(payload, kind, newKey, parent?.id)
-  const taken = () => new ApiError(409, 'slug.conflict', `The ${spec.keyField} "${newKey}" is already in use.`, { slug: newKey, entity: kind })
   const result = await engine().recordedUpdate(payload, {
     collection: spec.collection,
     id: String(doc.id),
@@ -149,7 +140,7 @@ export async function renameNode(
       at: new Date(),
     },
   })
-  if (result === 'taken') throw taken()
+  if (result === 'taken') throw keyConflict(kind, newKey)
   if (result === 'unchanged') throw notFoundError(kind)
   return toDto(kind, await findNode(payload, kind, newKey, parent?.id), parent?.key)
 }

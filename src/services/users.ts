@@ -5,14 +5,16 @@
  * by the users collection's hooks (src/services/userHooks.ts), so the API and the admin panel
  * share one path to the argon2id hash.
  */
-import { type Payload, ValidationError, type Where } from 'payload'
+import type { Payload, Where } from 'payload'
 
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOfUser } from '../../access/userPermissions'
 import type { User } from '../../payload-types'
 import { ApiError, notFound } from '../errors'
+import { type Page, type Pagination, paginationOf } from '../pagination'
 import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
+import { asConflict } from './conflicts'
 
 /** A user document as the Local API returns it (payload-types.ts); `passwordHash` only with showHiddenFields. */
 export type UserDoc = User
@@ -93,15 +95,8 @@ async function assertUnique(payload: Payload, input: { email?: string; username?
   if (await check('username', input.username)) throw usernameTaken()
 }
 
-/** A database unique-index race surfaces as Payload's ValidationError; map it to our 409s. */
-function mapUniqueViolation(err: unknown): never {
-  if (err instanceof ValidationError) {
-    const paths = (err.data?.errors ?? []).map((e: { path?: string }) => e.path)
-    if (paths.includes('email')) throw emailTaken()
-    if (paths.includes('username')) throw usernameTaken()
-  }
-  throw err
-}
+/** A unique-index race (after assertUnique's check) is the same 409 as the check's. */
+const USER_CONFLICTS = { email: emailTaken, username: usernameTaken }
 
 export async function createUser(payload: Payload, input: CreateUserInput, grantor: Grantor): Promise<UserDoc> {
   const email = input.email.trim().toLowerCase()
@@ -122,7 +117,7 @@ export async function createUser(payload: Payload, input: CreateUserInput, grant
       overrideAccess: true,
     })
   } catch (err) {
-    mapUniqueViolation(err)
+    throw asConflict(err, USER_CONFLICTS)
   }
   return (await findUser(payload, String(created.id)))!
 }
@@ -144,7 +139,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
     // The users hooks revoke refresh tokens on deactivation and on a new password.
     await payload.update({ collection: 'users', id: user.id, data, overrideAccess: true })
   } catch (err) {
-    mapUniqueViolation(err)
+    throw asConflict(err, USER_CONFLICTS)
   }
   return (await findUser(payload, String(user.id)))!
 }
@@ -157,8 +152,14 @@ export async function deactivateUser(payload: Payload, id: string, grantor: Gran
   return { deleted: true, id: String(user.id) }
 }
 
-export async function listUsers(payload: Payload, offset: number, limit: number): Promise<{ docs: UserDoc[]; total: number }> {
+export async function listUsers(payload: Payload, page: Page): Promise<{ docs: UserDoc[]; pagination: Pagination }> {
+  if (page.limit === 0) {
+    // The count-only request (Payload would read limit 0 as "no limit").
+    const { totalDocs } = await payload.count({ collection: 'users', overrideAccess: true })
+    return { docs: [], pagination: paginationOf(page, 0, totalDocs) }
+  }
   // Payload pages by page number; reading the first offset+limit rows gives any offset exactly.
-  const res = await payload.find({ collection: 'users', sort: 'createdAt', limit: offset + limit, page: 1, depth: 1, overrideAccess: true })
-  return { docs: res.docs.slice(offset), total: res.totalDocs }
+  const res = await payload.find({ collection: 'users', sort: 'createdAt', limit: page.offset + page.limit, page: 1, depth: 1, overrideAccess: true })
+  const docs = res.docs.slice(page.offset)
+  return { docs, pagination: paginationOf(page, docs.length, res.totalDocs) }
 }

@@ -17,7 +17,8 @@ describe('moderation queue in the admin console (Chromium)', () => {
     const mod = await api(server, 'POST', '/users', { email: 'queue-mod@example.com', username: 'queuemod', password: 'moderator-pass-1', roles: ['moderator'] }, adminToken)
     expect(mod.status).toBe(201)
     for (const title of ['Approve me in the browser', 'Reject me in the browser']) {
-      const res = await api(server, 'POST', '/content/submit', { title, url: 'https://example.com/browser' }, adminToken)
+      // One URL per item: a URL already submitted is 409 content.duplicate.
+      const res = await api(server, 'POST', '/content/submit', { title, url: `https://example.com/browser/${title.split(' ')[0]!.toLowerCase()}` }, adminToken)
       expect(res.status).toBe(201)
     }
   })

@@ -101,6 +101,7 @@ describe('every store function reaches its first driver call', () => {
     ))
   it('listContent: count only, estimate', () => failsAtTheDriver(() => store().listContent({ ...baseQuery, limit: 0, estimate: true })))
   it('contentBySlug', () => failsAtTheDriver(() => store().contentBySlug('s')))
+  it('contentById', () => failsAtTheDriver(() => store().contentById(ID)))
   it('relatedContent', () => failsAtTheDriver(() => store().relatedContent(record, 10)))
   it('countContent', () => failsAtTheDriver(() => store().countContent()))
   it('listTags: facet-filtered, prefixed', () =>

@@ -130,8 +130,8 @@ describe('the moderation audit trail', () => {
     const boom = () => {
       throw new Error('power cut')
     }
-    await expect(approveContent(app.payload, 'audit-crash', actor, { afterMove: boom })).rejects.toThrow('power cut')
-    await expect(rejectContent(app.payload, 'audit-crash', 'x', actor, { afterMove: boom })).rejects.toThrow('power cut')
+    await expect(approveContent(app.payload, { slug: 'audit-crash' }, actor, { afterMove: boom })).rejects.toThrow('power cut')
+    await expect(rejectContent(app.payload, { slug: 'audit-crash' }, 'x', actor, { afterMove: boom })).rejects.toThrow('power cut')
     const stored = await app.payload.findByID({ collection: 'content', id: item.id, depth: 0, overrideAccess: true })
     expect(stored).toMatchObject({ status: 'pending', approvedAt: null })
     expect(await countEvents(app)).toBe(before)
@@ -151,7 +151,7 @@ describe('the moderation audit trail', () => {
     expect(await app.payload.findByID({ collection: 'content', id: item.id, depth: 0, overrideAccess: true })).toMatchObject({ isActive: true })
     expect(await countEvents(app)).toBe(before)
     // Without the failure, the move and its event commit together.
-    await approveContent(app.payload, 'audit-crash', actor)
+    await approveContent(app.payload, { slug: 'audit-crash' }, actor)
     expect((await eventsOf(app, item.id)).map((e) => e.action)).toEqual(['approve'])
   })
 

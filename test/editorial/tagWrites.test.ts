@@ -114,7 +114,7 @@ describe('tag writes', () => {
     await content(app.payload, { slug: 'f1', tagSlugs: ['tutorial', 'talk'] })
     const auditsBefore = (await app.payload.count({ collection: 'tag-renames', overrideAccess: true })).totalDocs
     await expect(
-      renameTag(app.payload, 'tutorial', 'how-to', {
+      renameTag(app.payload, { slug: 'tutorial' }, 'how-to', {
         actorId: null,
         afterContentUpdate: () => {
           throw new Error('disk full')

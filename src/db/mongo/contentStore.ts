@@ -28,7 +28,7 @@ import {
 } from './contentQueries'
 import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, type TagDoc } from './documents'
 import { ensureServiceIndexes } from './indexes'
-import { nativeDb, oid, payloadCollection } from './native'
+import { isHexId, nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { DOMAINS } from '../versionDomains'
 import { bumpVersion, readVersion, seedVersions } from './versions'
@@ -138,6 +138,12 @@ export function mongoContentStore(payload: Payload): ContentStore {
         content().countDocuments(filter),
       ])
       return { rows: docs.map(toContentRecord), total, estimated: false }
+    },
+
+    async contentById(id) {
+      if (!isHexId(id)) return null
+      const d = await content().findOne({ _id: oid(id) }, { projection: CONTENT_PROJECTION })
+      return d ? toContentRecord(d) : null
     },
 
     async relatedContent(item, limit) {

@@ -2,13 +2,13 @@
  * The audit trail on MongoDB: created through Payload's adapter in the caller's transaction
  * (its session, registered under `tx.req.transactionID`), so the event commits with the change.
  */
-import { MongoServerError } from 'mongodb'
 import { ValidationError, type Payload } from 'payload'
 
 import type { ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from '../moderationEventTypes'
 import { oid, payloadCollection } from './native'
 import { inTransaction, type Tx } from './transaction'
 import { bumpVersion } from './versions'
+import { uniqueViolationField } from '../uniqueViolation'
 
 export async function insertModerationEventMongo(payload: Payload, tx: Tx, e: ModerationEventInput): Promise<void> {
   await payload.db.create({
@@ -27,8 +27,6 @@ export async function insertModerationEventMongo(payload: Payload, tx: Tx, e: Mo
     req: tx.req,
   })
 }
-
-const DUPLICATE_KEY = 11000
 
 class Unchanged extends Error {}
 
@@ -49,7 +47,7 @@ export async function recordedUpdateMongo(payload: Payload, u: RecordedUpdate): 
     })
   } catch (err) {
     if (err instanceof Unchanged) return 'unchanged'
-    if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return 'taken'
+    if (uniqueViolationField(err) !== undefined) return 'taken'
     if (err instanceof ValidationError) return 'taken'
     throw err
   }

@@ -5,8 +5,7 @@
  * update keeps the order; Payload has no such operation), and both change counters.
  * A duplicate-key race on the new slug is "taken", like the check before it.
  */
-import { MongoServerError } from 'mongodb'
-import { ValidationError, type Payload } from 'payload'
+import type { Payload } from 'payload'
 
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
 import { renameInContent } from './contentQueries'
@@ -15,8 +14,8 @@ import { insertModerationEventMongo } from './moderationEvents'
 import { payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { bumpVersion } from './versions'
+import { uniqueViolationField } from '../uniqueViolation'
 
-const DUPLICATE_KEY = 11000
 
 class Outcome extends Error {
   constructor(readonly result: TagRenameResult) {
@@ -26,9 +25,7 @@ class Outcome extends Error {
 
 /** A unique-index violation, raw or as Payload's adapter reports it (ValidationError on the field). */
 export function isDuplicateSlug(err: unknown): boolean {
-  if (err instanceof MongoServerError) return err.code === DUPLICATE_KEY
-  if (err instanceof ValidationError) return err.data.errors.some((e) => e.path === 'slug')
-  return false
+  return uniqueViolationField(err) === 'slug'
 }
 
 export async function renameTagMongo(payload: Payload, input: TagRenameInput): Promise<TagRenameResult> {

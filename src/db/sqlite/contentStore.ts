@@ -271,6 +271,11 @@ export function sqliteContentStore(file: string): ContentStore {
       return { rows, total, estimated: false }
     },
 
+    async contentById(id) {
+      const r = get(`SELECT ${COLUMNS} FROM ${CONTENT} c WHERE c.id = ?`, [id])
+      return r ? toRecord(r) : null
+    },
+
     async relatedContent(item, limit) {
       const tags = item.tagSlugs
       const tagMarks = marks(Math.max(tags.length, 1))

@@ -6,6 +6,7 @@ import { newHexId } from '../ids'
 import type { ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from '../moderationEventTypes'
 import { connection } from './connection'
 import { TABLES } from './tables'
+import { uniqueViolationField } from '../uniqueViolation'
 
 type Db = ReturnType<typeof connection>
 
@@ -22,11 +23,6 @@ export function insertModerationEventSqlite(db: Db, e: ModerationEventInput): vo
 const column = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const stored = (v: string | boolean) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)
 const FIELD = /^[a-zA-Z]+$/
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code
-  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')
-}
 
 /** One guarded UPDATE and its event in one BEGIN IMMEDIATE transaction (triggers move the counters). */
 export function recordedUpdateSqlite(file: string, u: RecordedUpdate): RecordedUpdateResult {
@@ -48,7 +44,7 @@ export function recordedUpdateSqlite(file: string, u: RecordedUpdate): RecordedU
   try {
     return run.immediate()
   } catch (err) {
-    if (isUniqueViolation(err)) return 'taken'
+    if (uniqueViolationField(err) !== undefined) return 'taken'
     throw err
   }
 }
