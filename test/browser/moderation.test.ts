@@ -45,8 +45,9 @@ describe('moderation queue in the admin console (Chromium)', () => {
     await expect.poll(() => approveRow.count(), { timeout: 15_000 }).toBe(0)
 
     await rejectRow.getByRole('button', { name: 'Reject' }).click()
-    await rejectRow.locator('input[name="rejection-reason"]').fill('Duplicate of an existing item')
-    await rejectRow.getByRole('button', { name: 'Confirm reject' }).click()
+    // The reason field opens in the queue's reject bar (one for row and bulk rejects), focused.
+    await page.locator('input[name="rejection-reason"]').fill('Duplicate of an existing item')
+    await page.getByRole('button', { name: 'Confirm reject' }).click()
     await expect.poll(() => rejectRow.count(), { timeout: 15_000 }).toBe(0)
     await screenshot(page, 'moderation-queue-after')
     await page.close()
