@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
-import type { Pagination } from '../pagination'
+import { type Pagination, paginationOf } from '../pagination'
 import { engine, type ContentFilter, type ContentRecord } from '../db/engine'
 import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'
@@ -103,12 +103,7 @@ export async function listContent(
   })
   return {
     data: page.rows.map((r) => toContentDto(r, taxonomy)),
-    pagination: {
-      offset: p.offset,
-      limit: p.limit,
-      total: page.total,
-      hasMore: p.offset + page.rows.length < page.total,
-    },
+    pagination: paginationOf(p, page.rows.length, page.total),
     estimated: page.estimated,
   }
 }

@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
-import type { Pagination } from '../pagination'
+import { type Pagination, paginationOf } from '../pagination'
 import { engine } from '../db/engine'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'
@@ -27,11 +27,6 @@ export async function listOwnSubmissions(
   ])
   return {
     data: result.rows.map((r) => toContentDto(r, taxonomy)),
-    pagination: {
-      offset: page.offset,
-      limit: page.limit,
-      total: result.total,
-      hasMore: page.offset + result.rows.length < result.total,
-    },
+    pagination: paginationOf(page, result.rows.length, result.total),
   }
 }

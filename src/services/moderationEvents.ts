@@ -9,6 +9,7 @@ import type { ModerationEvent } from '../../payload-types'
 import { MODERATION_ACTIONS, type ModerationAction } from '../db/engine'
 import { validationFailed, type FieldProblem } from '../errors'
 import type { Pagination } from '../pagination'
+import { userNamesById } from './users'
 
 export type ModerationEventFilters = {
   action?: ModerationAction
@@ -79,21 +80,8 @@ function whereOf(f: ModerationEventFilters): Where {
 }
 
 async function actorsById(payload: Payload, ids: string[]): Promise<Map<string, ModerationEventDto['actor']>> {
-  const unique = [...new Set(ids)]
-  const out = new Map<string, ModerationEventDto['actor']>()
-  if (unique.length === 0) return out
-  const users = await payload.find({
-    collection: 'users',
-    where: { id: { in: unique } },
-    limit: unique.length,
-    depth: 0,
-    overrideAccess: true,
-    select: { email: true, username: true },
-  })
-  for (const u of users.docs) {
-    out.set(String(u.id), { id: String(u.id), email: u.email ?? null, username: u.username ?? null })
-  }
-  return out
+  const names = await userNamesById(payload, ids)
+  return new Map([...names].map(([id, n]) => [id, { id, ...n }]))
 }
 
 export async function listModerationEvents(

@@ -9,6 +9,7 @@ import type { AuthUser } from '../../access/guards'
 import { engine } from '../db/engine'
 import { listContent, type ContentDto } from './content'
 import { splitTerms } from './contentQuery'
+import { userNamesById } from './users'
 
 export const QUEUE_AGES = { '1d': 1, '3d': 3, '7d': 7, '30d': 30 } as const
 export type QueueAge = keyof typeof QUEUE_AGES
@@ -67,16 +68,7 @@ async function userIdFor(payload: Payload, who: string): Promise<string | null> 
 export async function submitterRecords(payload: Payload, ids: string[]): Promise<Map<string, SubmitterRecord>> {
   const unique = [...new Set(ids)]
   const out = new Map<string, SubmitterRecord>()
-  if (unique.length === 0) return out
-  const users = await payload.find({
-    collection: 'users',
-    where: { id: { in: unique } },
-    limit: unique.length,
-    depth: 0,
-    overrideAccess: true,
-    select: { email: true, username: true },
-  })
-  const byId = new Map(users.docs.map((u) => [String(u.id), u]))
+  const byId = await userNamesById(payload, unique)
   await Promise.all(
     unique.map(async (id) => {
       const count = async (status: string) =>

@@ -163,3 +163,20 @@ export async function listUsers(payload: Payload, page: Page): Promise<{ docs: U
   const docs = res.docs.slice(page.offset)
   return { docs, pagination: paginationOf(page, docs.length, res.totalDocs) }
 }
+
+/** Email and username of each of `ids` (one query), for lists that name people. */
+export async function userNamesById(payload: Payload, ids: string[]): Promise<Map<string, { email: string | null; username: string | null }>> {
+  const unique = [...new Set(ids)]
+  const out = new Map<string, { email: string | null; username: string | null }>()
+  if (unique.length === 0) return out
+  const users = await payload.find({
+    collection: 'users',
+    where: { id: { in: unique } },
+    limit: unique.length,
+    depth: 0,
+    overrideAccess: true,
+    select: { email: true, username: true },
+  })
+  for (const u of users.docs) out.set(String(u.id), { email: u.email ?? null, username: u.username ?? null })
+  return out
+}
