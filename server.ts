@@ -8,20 +8,11 @@
  * first user request, run WEB_CONCURRENCY worker processes, stop gracefully on SIGTERM/SIGINT
  * and serve /metrics (src/server).
  */
-import { ConfigError, parseConfig } from './src/config'
+import { configOrExit } from './src/config'
 
 ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
 
-let config
-try {
-  config = parseConfig(process.env)
-} catch (err) {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`)
-    process.exit(1)
-  }
-  throw err
-}
+const config = configOrExit()
 
 const { runServer } = await import('./src/server/run')
 

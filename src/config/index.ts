@@ -201,6 +201,22 @@ export function parseConfig(
 let cached: AppConfig | undefined
 
 /** The process configuration, parsed once from process.env. */
+/**
+ * For process entry points: the configuration, or one readable message on stderr and exit
+ * code 1 (never a stack, never a value).
+ */
+export function configOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return parseConfig(env)
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
+}
+
 export function getConfig(): AppConfig {
   if (!cached) {
     try {

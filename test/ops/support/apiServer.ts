@@ -3,18 +3,9 @@
  * cluster, graceful shutdown, metrics, logging) and the same /api/v1 path, with a 404
  * stand-in for the admin panel and pages (a Next build is not part of these tests).
  */
-import { ConfigError, parseConfig } from '../../../src/config'
+import { configOrExit } from '../../../src/config'
 
-let config
-try {
-  config = parseConfig(process.env)
-} catch (err) {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`)
-    process.exit(1)
-  }
-  throw err
-}
+const config = configOrExit()
 
 const { runServer } = await import('../../../src/server/run')
 
