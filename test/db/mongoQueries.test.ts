@@ -216,7 +216,12 @@ describe('related, tags, usage, rename, transitions, claims, counters', () => {
     expect(seedUpdate(1700000000000)).toEqual({ $setOnInsert: { n: 1700000000000 } })
   })
   it('a duplicate key on the slug is a taken slug, raw or through Payload', async () => {
-    expect(isDuplicateSlug(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }))).toBe(true)
+    // As the server reports it: the index in the message, the key in keyValue.
+    const dup = (keyValue?: object) =>
+      new MongoServerError({ message: 'E11000 duplicate key error collection: app.tags index: slug_1 dup key: { slug: "x" }', code: 11000, ...(keyValue ? { keyValue } : {}) })
+    expect(isDuplicateSlug(dup({ slug: 'x' }))).toBe(true)
+    expect(isDuplicateSlug(dup())).toBe(true)
+    expect(isDuplicateSlug(new MongoServerError({ message: 'E11000 duplicate key error collection: app.tags index: label_1 dup key', code: 11000, keyValue: { label: 'x' } }))).toBe(false)
     expect(isDuplicateSlug(new MongoServerError({ message: 'other', code: 2 }))).toBe(false)
     const { ValidationError } = await import('payload')
     expect(isDuplicateSlug(new ValidationError({ collection: 'tags', errors: [{ message: 'Value must be unique', path: 'slug' }] }))).toBe(true)
