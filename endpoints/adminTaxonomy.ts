@@ -5,7 +5,7 @@
  * catalog.manage like the API's routes and calling the same services with the same body
  * schemas: reorderChildren, updateNode (isActive) and createNode.
  */
-import type { Payload } from 'payload'
+import type { DataFromCollectionSlug, Payload, Where } from 'payload'
 import { z } from 'zod'
 
 import { consoleEndpoint } from '../src/api/consoleEndpoint'
@@ -25,11 +25,11 @@ const createInput = z.strictObject({ kind, parentId: id.optional(), label: z.str
 const COLLECTION = { surface: 'surfaces', group: 'groups', channel: 'channels' } as const
 const PARENT_KIND = { surface: undefined, group: 'surface', channel: 'group' } as const
 
-type Node = { id: string | number; slug: string; [key: string]: unknown }
+type Node = DataFromCollectionSlug<(typeof COLLECTION)[ReorderableKind]>
 
 async function byId(payload: Payload, k: ReorderableKind, nodeId: string): Promise<Node> {
   const found = await payload.find({ collection: COLLECTION[k], where: { id: { equals: nodeId } }, limit: 1, depth: 0, overrideAccess: true })
-  const doc = found.docs[0] as unknown as Node | undefined
+  const doc = found.docs[0]
   if (!doc) throw new ApiError(404, `${k}.not_found`, `No ${k} has this id.`)
   return doc
 }
@@ -41,6 +41,13 @@ async function parentFor(payload: Payload, k: ReorderableKind, parentId: string 
   if (!parentId) throw new ApiError(400, 'validation.failed', 'The request is not valid.', [{ field: 'parentId', constraint: 'required' }])
   const doc = await byId(payload, parentKind, parentId)
   return { id: String(doc.id), key: doc.slug, doc }
+}
+
+/** A parent's colour for its new children: a surface's accent, a group's colour. */
+function colourOf(doc: Node | undefined): string {
+  if (doc && 'accentColor' in doc) return doc.accentColor
+  if (doc && 'color' in doc) return doc.color
+  return '#64748b'
 }
 
 const MANAGE = ['catalog.manage']
@@ -72,13 +79,10 @@ export const taxonomyConsoleEndpoints = [
     handler: async ({ req, body }) => {
       const { kind: k, parentId, label, slug } = parseWith(createInput, await body())
       const parent = await parentFor(req.payload, k, parentId)
-      const siblings = await req.payload.count({
-        collection: COLLECTION[k],
-        where: (parent ? { [PARENT_KIND[k]!]: { equals: parent.id } } : {}) as never,
-        overrideAccess: true,
-      })
+      const siblingsOf: Where = parent ? { [PARENT_KIND[k]!]: { equals: parent.id } } : {}
+      const siblings = await req.payload.count({ collection: COLLECTION[k], where: siblingsOf, overrideAccess: true })
       // New children go last, in the parent's colour (a surface's accent for its groups).
-      const colour = String(parent?.doc.accentColor ?? parent?.doc.color ?? '#64748b')
+      const colour = colourOf(parent?.doc)
       // Without a slug, createNode takes the slug default (reserved or taken: -2, -3, …).
       const given = slug?.trim() || undefined
       const base = { label, ...(given ? { slug: given } : {}), displayOrder: siblings.totalDocs }

@@ -5,30 +5,40 @@
  * rename is one row's update and the content follows it atomically. Payload's afterChange
  * hooks invalidate the catalog. The kinds and their fields are src/services/taxonomyFields.ts.
  */
-import type { Payload } from 'payload'
+import type { DataFromCollectionSlug, Payload, RequiredDataFromCollectionSlug, Where } from 'payload'
 
 import type { AuthUser } from '../../access/guards'
 import { engine, type ReorderCollection } from '../db/engine'
 import { ApiError } from '../errors'
 import { assertSlug, chooseSlug } from '../slug'
 import { withConflicts } from './conflicts'
-import { TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'
+import { type KindSpec, TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'
 import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
 
 export type { TaxonomyKind }
 
 const KINDS = TAXONOMY_KINDS
 
-type Doc = Record<string, unknown> & { id: string | number }
+type TaxonomyCollection = KindSpec['collection']
+
+/** A taxonomy node as the Local API reads it: a surface, group, channel, platform or facet. */
+type Doc = DataFromCollectionSlug<TaxonomyCollection>
+
+/** A new node's fields, as the Local API types a creation in one of the taxonomy collections. */
+type CreateData = RequiredDataFromCollectionSlug<TaxonomyCollection>
+
+/** A node's fields by name (spreading the typed document gives a plain record of them). */
+const fieldsOf = (doc: Doc): Record<string, unknown> => ({ ...doc })
 
 /** The written node as the API returns it: its own fields, the parent by slug. */
 export type TaxonomyNodeDto = Record<string, unknown>
 
 function toDto(kind: TaxonomyKind, doc: Doc, parentKey?: string): TaxonomyNodeDto {
   const spec = KINDS[kind]
-  const dto: TaxonomyNodeDto = { id: String(doc.id), [spec.keyField]: doc[spec.keyField] }
+  const fields = fieldsOf(doc)
+  const dto: TaxonomyNodeDto = { id: String(doc.id), [spec.keyField]: fields[spec.keyField] }
   if (spec.parentField) dto[spec.parentField] = parentKey ?? null
-  for (const f of Object.keys(spec.fields)) dto[f] = doc[f] ?? null
+  for (const f of Object.keys(spec.fields)) dto[f] = fields[f] ?? null
   dto.createdAt = doc.createdAt
   dto.updatedAt = doc.updatedAt
   return dto
@@ -39,10 +49,10 @@ export const notFoundError = (kind: TaxonomyKind) => new ApiError(404, `${kind}.
 /** Finds a node by key (within its parent); 404 `<kind>.not_found`. */
 export async function findNode(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<Doc> {
   const spec = KINDS[kind]
-  const where: Record<string, unknown> = { [spec.keyField]: { equals: key } }
+  const where: Where = { [spec.keyField]: { equals: key } }
   if (spec.parentField) where[spec.parentField] = { equals: parentId }
-  const found = await payload.find({ collection: spec.collection, where: where as never, limit: 1, depth: 0, overrideAccess: true })
-  const doc = found.docs[0] as unknown as Doc | undefined
+  const found = await payload.find({ collection: spec.collection, where, limit: 1, depth: 0, overrideAccess: true })
+  const doc = found.docs[0]
   if (!doc) throw notFoundError(kind)
   return doc
 }
@@ -52,9 +62,9 @@ const keyConflict = (kind: TaxonomyKind, key: string) =>
 
 async function isTaken(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<boolean> {
   const spec = KINDS[kind]
-  const where: Record<string, unknown> = { [spec.keyField]: { equals: key } }
+  const where: Where = { [spec.keyField]: { equals: key } }
   if (spec.parentField) where[spec.parentField] = { equals: parentId }
-  const taken = await payload.count({ collection: spec.collection, where: where as never, overrideAccess: true })
+  const taken = await payload.count({ collection: spec.collection, where, overrideAccess: true })
   return taken.totalDocs > 0
 }
 
@@ -84,14 +94,11 @@ export async function createNode(
     isTaken: (candidate) => isTaken(payload, kind, candidate, parent?.id),
   })
   if (explicit !== undefined) await assertFree(payload, kind, key, parent?.id)
-  const doc = await guarded(kind, key, () =>
-    payload.create({
-      collection: spec.collection,
-      data: { ...data, [spec.keyField]: key, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as never,
-      overrideAccess: true,
-    }),
-  )
-  return toDto(kind, doc as unknown as Doc, parent?.key)
+  // `data` passed the kind's create schema, built from the same field table as the collection
+  // (endpoints/taxonomyWrites.ts): it is the collection's creation data, which the Local API names.
+  const created = { ...data, [spec.keyField]: key, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as CreateData
+  const doc = await guarded(kind, key, () => payload.create({ collection: spec.collection, data: created, overrideAccess: true }))
+  return toDto(kind, doc, parent?.key)
 }
 
 export async function updateNode(
@@ -102,9 +109,9 @@ export async function updateNode(
   parentKey?: string,
 ): Promise<TaxonomyNodeDto> {
   const updated = Object.keys(patch).length
-    ? await payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch as never, overrideAccess: true })
+    ? await payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch, overrideAccess: true })
     : doc
-  return toDto(kind, updated as unknown as Doc, parentKey)
+  return toDto(kind, updated, parentKey)
 }
 
 /**
@@ -121,7 +128,7 @@ export async function renameNode(
 ): Promise<TaxonomyNodeDto> {
   const spec = KINDS[kind]
   assertSlug(newKey, 'newSlug')
-  const oldKey = String(doc[spec.keyField])
+  const oldKey = String(fieldsOf(doc)[spec.keyField])
   if (newKey === oldKey) return toDto(kind, doc, parent?.key)
   await assertFree(payload, kind, newKey, parent?.id)
   const result = await engine().recordedUpdate(payload, {
@@ -161,14 +168,16 @@ export const renameOnlyGuard = (kind: TaxonomyKind) =>
 
 export type ReorderableKind = 'surface' | 'group' | 'channel'
 
+const REORDERABLE = { surface: { collection: 'surfaces', parentField: undefined }, group: { collection: 'groups', parentField: 'surface' }, channel: { collection: 'channels', parentField: 'group' } } as const satisfies Record<ReorderableKind, Pick<KindSpec, 'collection' | 'parentField'>>
+
 const PARENT_KIND: Record<ReorderableKind, 'surface' | 'group' | undefined> = { surface: undefined, group: 'surface', channel: 'group' }
 
 /** The children of `parent` (every surface for surfaces) in their current display order. */
-export async function childrenOf(payload: Payload, kind: ReorderableKind, parentId?: string): Promise<Doc[]> {
-  const spec = KINDS[kind]
-  const where = spec.parentField ? { [spec.parentField]: { equals: parentId } } : {}
-  const found = await payload.find({ collection: spec.collection, where: where as never, sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: true })
-  return found.docs as unknown as Doc[]
+export async function childrenOf(payload: Payload, kind: ReorderableKind, parentId?: string): Promise<DataFromCollectionSlug<'surfaces' | 'groups' | 'channels'>[]> {
+  const spec = REORDERABLE[kind]
+  const where: Where = spec.parentField ? { [spec.parentField]: { equals: parentId } } : {}
+  const found = await payload.find({ collection: spec.collection, where, sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: true })
+  return found.docs
 }
 
 /** Why `ordered` is not exactly the children's slugs: unknown, repeated and missing slugs. */
