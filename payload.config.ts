@@ -84,6 +84,7 @@ export default buildConfig({
   graphQL: { disable: true },
   // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every
   // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/http/cors).
+  // Payload's type ('*' | CORSConfig | string[], default []) has no "off"; only a falsy value skips its helper.
   cors: '' as unknown as string[],
   sharp,
   telemetry: false,

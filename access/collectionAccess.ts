@@ -11,7 +11,7 @@ export const allowIf =
     return req.user != null && required.every((p) => held.includes(p))
   }
 
-/** Admission to the admin console: any console permission. */
+/** Admission to the admin console: at least one console permission. */
 export const canEnterConsole = ({ req }: { req: PayloadRequest }): boolean => {
   const held = permissionsOf(req)
   return CONSOLE_PERMISSIONS.some((p) => held.includes(p))

@@ -4,7 +4,7 @@
  * refresh-token, logout) works unchanged. The sign-in itself (argon2id credentials, the
  * console permission) is endpoints/consoleSession.ts.
  */
-import { getFieldsToSign, jwtSign, type PayloadRequest } from 'payload'
+import { getFieldsToSign, jwtSign, type PayloadRequest, type TypedUser } from 'payload'
 import { addSessionToUser, generatePayloadCookie } from 'payload/shared'
 
 /** Payload's login answer (its admin panel reads `user`) and the cookie that carries the session. */
@@ -14,9 +14,11 @@ export type ConsoleSession = { answer: { message: string; user: Record<string, u
 export async function startSession(req: PayloadRequest, userId: string, message: string): Promise<ConsoleSession> {
   const { payload } = req
   const collectionConfig = payload.collections.users!.config
-  const dbUser = (await payload.db.findOne({ collection: 'users', where: { id: { equals: userId } }, req })) as Record<string, unknown> & { id: string; email: string }
-  const { sid } = await addSessionToUser({ collectionConfig, payload, req, user: dbUser as never })
-  const fieldsToSign = getFieldsToSign({ collectionConfig, email: dbUser.email, user: dbUser as never, sid })
+  // The stored row (with its sessions), which Payload's session helpers read and extend.
+  const stored = await payload.db.findOne<TypedUser>({ collection: 'users', where: { id: { equals: userId } }, req })
+  if (!stored) throw new Error(`startSession: no user ${userId}`)
+  const { sid } = await addSessionToUser({ collectionConfig, payload, req, user: stored })
+  const fieldsToSign = getFieldsToSign({ collectionConfig, email: stored.email, user: { ...stored, collection: 'users' }, sid })
   const { exp, token } = await jwtSign({ fieldsToSign, secret: payload.secret, tokenExpiration: collectionConfig.auth.tokenExpiration })
   const cookie = generatePayloadCookie({ collectionAuthConfig: collectionConfig.auth, cookiePrefix: payload.config.cookiePrefix, token })
   // Hidden fields (passwordHash, hash, salt) never leave through findByID; read with

@@ -7,37 +7,36 @@ import type { AdminViewServerProps } from 'payload'
 import React from 'react'
 
 import { permissionsOf } from '../../../../access/userPermissions'
+import type { Channel, Group, Surface } from '../../../../payload-types'
 import { ConsolePage } from './ConsolePage'
 import { TaxonomyTreeEditor } from './TaxonomyTreeEditor'
-import type { TreeKind, TreeNode } from './taxonomyTreeTypes'
+import type { TreeNode } from './taxonomyTreeTypes'
 
-type Row = { id: string | number; slug?: unknown; label?: unknown; color?: unknown; accentColor?: unknown; isActive?: unknown; displayOrder?: unknown; surface?: unknown; group?: unknown }
+/** A relation as read at depth 0 (the id) or deeper (the document). */
+const idOf = (v: string | { id: string }): string => (typeof v === 'string' ? v : v.id)
 
-const idOf = (v: unknown): string | null => (v && typeof v === 'object' ? String((v as { id: unknown }).id) : v == null ? null : String(v))
+/** The fields every tree node shares, from any of the three collections' documents. */
+const common = (row: Surface | Group | Channel) => ({
+  id: row.id,
+  slug: row.slug,
+  label: row.label,
+  isActive: row.isActive !== false,
+  displayOrder: row.displayOrder,
+})
 
-function toNode(kind: TreeKind, row: Row): TreeNode {
-  return {
-    kind,
-    id: String(row.id),
-    slug: String(row.slug ?? ''),
-    label: String(row.label ?? ''),
-    color: typeof row.accentColor === 'string' ? row.accentColor : typeof row.color === 'string' ? row.color : null,
-    isActive: row.isActive !== false,
-    displayOrder: typeof row.displayOrder === 'number' ? row.displayOrder : 0,
-    parentId: kind === 'group' ? idOf(row.surface) : kind === 'channel' ? idOf(row.group) : null,
-  }
-}
+const surfaceNode = (r: Surface): TreeNode => ({ kind: 'surface', ...common(r), color: r.accentColor, parentId: null })
+const groupNode = (r: Group): TreeNode => ({ kind: 'group', ...common(r), color: r.color, parentId: idOf(r.surface) })
+const channelNode = (r: Channel): TreeNode => ({ kind: 'channel', ...common(r), color: null, parentId: idOf(r.group) })
 
 export async function TaxonomyTreeView({ initPageResult, params, searchParams }: AdminViewServerProps) {
   const { req } = initPageResult
-  const load = async (collection: 'surfaces' | 'groups' | 'channels') =>
-    (await req.payload.find({ collection, sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: false, user: req.user })).docs as unknown as Row[]
-  const [surfaces, groups, channels] = await Promise.all([load('surfaces'), load('groups'), load('channels')])
-  const nodes = [
-    ...surfaces.map((r) => toNode('surface', r)),
-    ...groups.map((r) => toNode('group', r)),
-    ...channels.map((r) => toNode('channel', r)),
-  ]
+  const read = { sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: false, user: req.user } as const
+  const [surfaces, groups, channels] = await Promise.all([
+    req.payload.find({ collection: 'surfaces', ...read }),
+    req.payload.find({ collection: 'groups', ...read }),
+    req.payload.find({ collection: 'channels', ...read }),
+  ])
+  const nodes = [...surfaces.docs.map(surfaceNode), ...groups.docs.map(groupNode), ...channels.docs.map(channelNode)]
   return (
     <ConsolePage initPageResult={initPageResult} params={params} searchParams={searchParams} title="Taxonomy">
       <TaxonomyTreeEditor initial={nodes} canManage={permissionsOf(req).includes('catalog.manage')} />
