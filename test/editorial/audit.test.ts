@@ -35,7 +35,7 @@ function setup(): Promise<Setup> {
 
 async function eventsOf(app: TestApp, targetId: string) {
   const res = await app.payload.find({ collection: 'moderation-events', where: { targetId: { equals: targetId } }, sort: 'at', depth: 0, overrideAccess: true })
-  return res.docs as unknown as Record<string, unknown>[]
+  return res.docs
 }
 
 const countEvents = async (app: TestApp) => (await app.payload.count({ collection: 'moderation-events', overrideAccess: true })).totalDocs

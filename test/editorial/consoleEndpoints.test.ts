@@ -7,18 +7,19 @@ import { describe, expect, it } from 'vitest'
 
 import { createUser, freshIp } from '../auth/helpers'
 import { content, taxonomy } from '../content/helpers'
+import type { Permission } from '../../src/auth/permissions'
 import { type TestApp, testApp } from '../support/app'
 
 type Caller = { cookie: string }
 
 let ready: Promise<{ app: TestApp; approver: Caller; moderator: Caller; tagger: Caller }> | undefined
 
-async function roleWith(app: TestApp, permissions: string[]): Promise<string> {
-  const role = await app.payload.create({ collection: 'roles', data: { name: `console-${permissions.join('+')}`, permissions } as never, overrideAccess: true })
+async function roleWith(app: TestApp, permissions: Permission[]): Promise<string> {
+  const role = await app.payload.create({ collection: 'roles', data: { name: `console-${permissions.join('+')}`, permissions }, overrideAccess: true })
   return String(role.id)
 }
 
-async function caller(app: TestApp, permissions: string[]): Promise<Caller> {
+async function caller(app: TestApp, permissions: Permission[]): Promise<Caller> {
   const user = await createUser(app, [await roleWith(app, permissions)])
   const res = await app.request('POST', '/users/login', { body: { email: user.email, password: user.password }, headers: freshIp() })
   expect(res.status, res.text).toBe(200)
@@ -42,7 +43,7 @@ function setup() {
 /** The `request.completed` lines written for one request id. */
 const completedLines = (app: TestApp, requestId: string) => app.logs.filter((l) => l.msg === 'request.completed' && l.requestId === requestId)
 
-const stored = async (app: TestApp, id: string) => (await app.payload.findByID({ collection: 'content', id, depth: 0, overrideAccess: true })) as any
+const stored = async (app: TestApp, id: string) => (await app.payload.findByID({ collection: 'content', id, depth: 0, overrideAccess: true }))
 
 describe('console endpoints on the API wrapper', () => {
   it('approve: the envelope with meta.requestId, X-Request-Id echoed, one request.completed line', async () => {

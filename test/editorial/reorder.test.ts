@@ -9,16 +9,17 @@ import { PERMISSIONS } from '../../src/auth/permissions'
 import { engine } from '../../src/db/engine'
 import { createUser, freshIp } from '../auth/helpers'
 import { tokenFor } from '../content/helpers'
+import type { Where } from 'payload'
+
+import type { Permission } from '../../src/auth/permissions'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp
 let editor = ''
 let member = ''
 
-const order = async (collection: 'surfaces' | 'groups' | 'channels', where: Record<string, unknown> = {}) =>
-  (await app.payload.find({ collection, where: where as never, sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: true })).docs.map(
-    (d: any) => [d.slug, d.displayOrder],
-  )
+const order = async (collection: 'surfaces' | 'groups' | 'channels', where: Where = {}) =>
+  (await app.payload.find({ collection, where, sort: 'displayOrder', pagination: false, depth: 0, overrideAccess: true })).docs.map((d) => [d.slug, d.displayOrder])
 const catalog = () => app.request('GET', '/v1/catalog')
 const groupsOf = (body: any, surface: string) => body.data.surfaces.find((s: any) => s.slug === surface).groups.map((g: any) => g.slug)
 
@@ -135,8 +136,8 @@ describe('taxonomy reorder', () => {
 })
 
 /** A console session (Payload's cookie) for a new user holding exactly `permissions`. */
-async function consoleCookie(permissions: string[]): Promise<string> {
-  const role = await app.payload.create({ collection: 'roles', data: { name: `console-${Math.random().toString(36).slice(2, 8)}`, permissions } as never, overrideAccess: true })
+async function consoleCookie(permissions: Permission[]): Promise<string> {
+  const role = await app.payload.create({ collection: 'roles', data: { name: `console-${Math.random().toString(36).slice(2, 8)}`, permissions }, overrideAccess: true })
   const user = await createUser(app, [String(role.id)])
   const res = await app.request('POST', '/users/login', { body: { email: user.email, password: user.password }, headers: freshIp() })
   expect(res.status, res.text).toBe(200)
@@ -144,8 +145,8 @@ async function consoleCookie(permissions: string[]): Promise<string> {
 }
 
 describe('the console tree endpoints (session cookie, same services)', () => {
-  const idOf = async (collection: 'surfaces' | 'groups', slug: string, where: Record<string, unknown> = {}) =>
-    String((await app.payload.find({ collection, where: { slug: { equals: slug }, ...where } as never, limit: 1, overrideAccess: true })).docs[0]!.id)
+  const idOf = async (collection: 'surfaces' | 'groups', slug: string, where: Where = {}) =>
+    String((await app.payload.find({ collection, where: { slug: { equals: slug }, ...where }, limit: 1, overrideAccess: true })).docs[0]!.id)
 
   it('reorders, toggles active and creates a child for a catalog.manage session; the catalog follows', async () => {
     const cookie = await consoleCookie(['catalog.manage'])
