@@ -34,7 +34,7 @@ type RestGate =
   | 'nobody'
   | 'no-endpoint'
   | { anyOf: readonly Permission[] }
-  /** Payload's preference endpoints, keyed by the caller's own user: any caller (anonymous: nothing). */
+  /** Payload's preference endpoints, keyed by the caller's own user: every caller (anonymous: nothing). */
   | 'own'
   /** The same, refusing callers without a session: 401 (Payload's UnauthorizedError). */
   | 'own-signed-in'
@@ -144,7 +144,7 @@ const COLLECTIONS: Record<string, Record<CollectionOp, RestGate>> = {
   // Payload's internals: the key-value store is server-only. (No payload-jobs: follow-ups
   // use the service's own outbox, which no REST route reaches.)
   'payload-kv': closed,
-  // The admin panel's document locks: any console session.
+  // The admin panel's document locks: every console session.
   'payload-locked-documents': { find: 'console', findByID: 'console', create: 'console', update: 'console', delete: 'console' },
   // Per-user preferences: GET/DELETE /payload-preferences/<key> act on the caller's own record
   // only; PATCH by id reaches no one else's (403 for an id that is not one's own).
