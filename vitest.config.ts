@@ -8,7 +8,8 @@ export default defineConfig({
     setupFiles: ['test/support/setup.ts'],
     // Each file gets its own process and its own fresh database.
     pool: 'forks',
-    testTimeout: 30_000,
+    // Browser tests drive Chromium against a real server; on a loaded 2-core machine a page can take tens of seconds.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },

@@ -40,7 +40,7 @@ describe('dashboard and audit log (Chromium)', () => {
     expect((await api(server, 'POST', '/content/deleted-then-restored/restore', {}, adminToken)).status).toBe(200)
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
     await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password)
-    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 30_000 })
+    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
   })
   afterAll(async () => {
     await browser?.close()
@@ -48,7 +48,7 @@ describe('dashboard and audit log (Chromium)', () => {
   })
 
   it('shows pending, the 30-day chart, top tags and recent activity, each linking on', async () => {
-    await page.locator('#tile-pending').waitFor({ timeout: 30_000 })
+    await page.locator('#tile-pending').waitFor({ timeout: 50_000 })
     expect(await page.getByTestId('pending-count').innerText()).toBe('1')
     expect(await page.getByTestId('pending-oldest').innerText()).toMatch(/^Oldest waiting \d+ min$/)
     const today = new Date().toISOString().slice(0, 10)
@@ -67,7 +67,7 @@ describe('dashboard and audit log (Chromium)', () => {
 
   it('lists the audit trail, filtered by action, and shows an item its history', async () => {
     await page.goto(`${server.baseUrl}/admin/audit`)
-    await page.locator('table.audit-log').waitFor({ timeout: 30_000 })
+    await page.locator('table.audit-log').waitFor({ timeout: 50_000 })
     expect(await page.locator('table.audit-log tbody tr').count()).toBe(6)
     await page.locator('select[name="action"]').selectOption('reject')
     await page.getByRole('button', { name: 'Filter' }).click()
@@ -80,13 +80,13 @@ describe('dashboard and audit log (Chromium)', () => {
     expect(text).toContain('pending → rejected')
     expect(text).toContain('Advertising')
     await page.goto(`${server.baseUrl}/admin/audit?target=deleted-then-restored`)
-    await page.locator('table.audit-log').waitFor({ timeout: 30_000 })
+    await page.locator('table.audit-log').waitFor({ timeout: 50_000 })
     expect(await page.locator('table.audit-log tbody tr').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-action')))).toEqual(['restore', 'delete', 'approve'])
     await screenshot(page, 'audit-log')
 
     await page.goto(`${server.baseUrl}/admin/collections/content/${restoredId}`)
     const history = page.locator('.content-moderation-history li')
-    await expect.poll(() => history.count(), { timeout: 30_000 }).toBe(3)
+    await expect.poll(() => history.count(), { timeout: 50_000 }).toBe(3)
     expect(await history.evaluateAll((lis) => lis.map((l) => l.getAttribute('data-action')))).toEqual(['restore', 'delete', 'approve'])
   })
 })

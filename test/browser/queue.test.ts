@@ -27,7 +27,7 @@ describe('moderation queue: filters, preview, keyboard, bulk, rollback (Chromium
   const slugsShown = async () => page.locator('tr.queue-row').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-slug')))
   const open = async (query: string) => {
     await page.goto(`${server.baseUrl}/admin/moderation${query}`)
-    await page.locator('.moderation-count').waitFor({ timeout: 30_000 })
+    await page.locator('.moderation-count').waitFor({ timeout: 50_000 })
   }
 
   beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('moderation queue: filters, preview, keyboard, bulk, rollback (Chromium
     await submit(adminToken, 'Rollback victim', 'https://example.org/rollback')
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } })
     await signIn(page, server.baseUrl, MOD.email, MOD.password)
-    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 30_000 })
+    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
   })
   afterAll(async () => {
     await browser?.close()

@@ -35,7 +35,7 @@ describe('editing the taxonomy tree (Chromium)', () => {
     await signIn(page, server.baseUrl, user.email, user.password)
     await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
     await page.goto(`${server.baseUrl}/admin/taxonomy`)
-    await row('group', 'data').waitFor({ timeout: 30_000 })
+    await row('group', 'data').waitFor({ timeout: 50_000 })
   }, 180_000)
   afterAll(async () => {
     await browser?.close()
@@ -51,7 +51,7 @@ describe('editing the taxonomy tree (Chromium)', () => {
     await expect.poll(announced, { timeout: 5_000 }).toBe('Data moved to position 1 of 2.')
     await screenshot(page, 'taxonomy-drag')
     await page.reload()
-    await row('group', 'data').waitFor({ timeout: 30_000 })
+    await row('group', 'data').waitFor({ timeout: 50_000 })
     const onScreen = await page.locator('.taxonomy-node--surface[data-slug="learn"] .taxonomy-node--group').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')))
     expect(onScreen).toEqual(['data', 'programming'])
   })
