@@ -134,17 +134,24 @@ function downgradeClientErrors(this: Logger, args: unknown[], method: (...a: unk
   method.apply(this, args)
 }
 
-/** The process logger: JSON lines with `ts` (ISO 8601 UTC), `level` by name and `msg`. */
+/** The line format every logger here shares: `ts` (ISO 8601 UTC), `level` by name, `msg`, `pid`. */
+function lineOptions() {
+  return {
+    level: getConfig().logLevel,
+    // The process id tells cluster workers' lines apart.
+    base: { pid: process.pid },
+    messageKey: 'msg',
+    timestamp: () => `,"ts":"${new Date().toISOString()}"`,
+    formatters: { level: (label: string) => ({ level: label }) },
+  }
+}
+
+/** The process logger: free-form lines, every one redacted. */
 export function logger(): Logger {
   if (!root) {
     root = pino(
       {
-        level: getConfig().logLevel,
-        // The process id tells cluster workers' lines apart.
-        base: { pid: process.pid },
-        messageKey: 'msg',
-        timestamp: () => `,"ts":"${new Date().toISOString()}"`,
-        formatters: { level: (label) => ({ level: label }) },
+        ...lineOptions(),
         redact: { paths: redactPaths, censor: '[redacted]' },
         hooks: { logMethod: downgradeClientErrors },
       },
@@ -154,9 +161,43 @@ export function logger(): Logger {
   return root
 }
 
-/** Test hook: rebuild the logger after the configuration changed. */
+let access: Logger | undefined
+
+/** The one line every request writes; these fields and nothing else. */
+export type RequestCompleted = {
+  requestId: string
+  route: string
+  userId: string | undefined
+  statusCode: number
+  durationMs: number
+}
+
+/**
+ * Writes `request.completed` without redaction, which costs more than the rest of the line
+ * (bench/logging.ts). Safe by construction: the line is built here from the five named
+ * fields of a fixed shape (an id checked against the request-id pattern or generated, a
+ * route name, a user id, two numbers), so no caller can add a field that carries a secret;
+ * a request's headers, body and errors never reach it. Every other line keeps redaction.
+ */
+export function logRequestCompleted(level: 'error' | 'warn' | 'info', fields: RequestCompleted): void {
+  access ??= pino(lineOptions(), destination)
+  if (!access.isLevelEnabled(level)) return
+  access[level](
+    {
+      requestId: fields.requestId,
+      route: fields.route,
+      userId: fields.userId,
+      statusCode: fields.statusCode,
+      durationMs: fields.durationMs,
+    },
+    'request.completed',
+  )
+}
+
+/** Test hook: rebuild the loggers after the configuration changed. */
 export function resetLogger(): void {
   root = undefined
+  access = undefined
 }
 
 export type RequestLogger = Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>

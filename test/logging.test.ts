@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { logger } from '../src/logging'
+import { logger, logRequestCompleted, type RequestCompleted } from '../src/logging'
 import { testApp } from './support/app'
 
 describe('structured logs', () => {
@@ -57,5 +57,38 @@ describe('structured logs', () => {
     const line = app.logs.find((l) => l.msg === 'redaction.check')!
     expect(line.user.email).toBe('x@example.com')
     expect(line.password).toBe('[redacted]')
+  })
+  it('request.completed carries its fixed fields and nothing else, whatever the caller hands it', async () => {
+    const app = await testApp()
+    // A caller that smuggles extra fields in (the type forbids it; the cast stands for a mistake).
+    const smuggled = {
+      requestId: 'log-fixed-shape',
+      route: 'POST /api/v1/auth/login',
+      userId: 'user-1',
+      statusCode: 200,
+      durationMs: 4,
+      password: 'plain-password-2',
+      authorization: 'Bearer leaked.token.value',
+      body: { refreshToken: 'refresh-token-2' },
+    } as RequestCompleted
+    logRequestCompleted('info', smuggled)
+    const raw = app.rawLogs.join('')
+    for (const secret of ['plain-password-2', 'leaked.token.value', 'refresh-token-2']) expect(raw).not.toContain(secret)
+    const line = app.logs.find((l) => l.requestId === 'log-fixed-shape')!
+    expect(Object.keys(line).sort()).toEqual(['durationMs', 'level', 'msg', 'pid', 'requestId', 'route', 'statusCode', 'ts', 'userId'])
+    expect(line).toMatchObject({ level: 'info', msg: 'request.completed', route: 'POST /api/v1/auth/login', userId: 'user-1', statusCode: 200, durationMs: 4 })
+  })
+
+  it('a login request writes no password or token on any line, request.completed included', async () => {
+    const app = await testApp()
+    const before = app.rawLogs.length
+    const res = await app.request('POST', '/v1/auth/login', {
+      body: { email: 'nobody@example.com', password: 'wrong-password-xyz-1' },
+      headers: { 'X-Request-Id': 'log-login-1' },
+    })
+    expect(res.status).toBe(401)
+    const raw = app.rawLogs.slice(before).join('')
+    expect(raw).toContain('log-login-1')
+    expect(raw).not.toContain('wrong-password-xyz-1')
   })
 })

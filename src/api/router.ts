@@ -2,7 +2,7 @@ import { match, type MatchFunction } from 'path-to-regexp'
 
 import { ApiError } from '../errors'
 import { allowMethodsFor, preflightHeaders } from '../http/cors'
-import { withFields } from '../logging'
+import { logRequestCompleted } from '../logging'
 import { observeRequest } from '../metrics'
 import { requestIdFrom } from './requestId'
 import { API_PREFIX, type ApiRequest, type ApiResult, type RouteSpec } from './route'
@@ -90,10 +90,7 @@ function preflightAnswer(allowMethods: string): (req: ApiRequest) => ApiResult {
     const headers = { 'X-Request-Id': requestId, ...preflightHeaders(req.headers.get('origin'), allowMethods) }
     const elapsed = performance.now() - started
     observeRequest(PREFLIGHT_ROUTE, 204, elapsed)
-    withFields({ requestId, route: PREFLIGHT_ROUTE }).info(
-      { statusCode: 204, durationMs: Math.round(elapsed) },
-      'request.completed',
-    )
+    logRequestCompleted('info', { requestId, route: PREFLIGHT_ROUTE, userId: undefined, statusCode: 204, durationMs: Math.round(elapsed) })
     return { status: 204, headers, body: null }
   }
 }

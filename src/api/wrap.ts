@@ -4,7 +4,7 @@ import { getConfig } from '../config'
 import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
 import { etagMatches } from '../http/etag'
-import { withFields } from '../logging'
+import { logRequestCompleted, withFields } from '../logging'
 import { observeRequest } from '../metrics'
 import { clientIp } from './clientIp'
 import { requestIdFrom } from './requestId'
@@ -143,7 +143,7 @@ export function wrap(
     const durationMs = Math.round(elapsed)
     // 4xx never at error: 429 (throttled) and 408 (body never finished) are the suspicious ones.
     const level = status >= 500 ? 'error' : status === 429 || status === 408 ? 'warn' : 'info'
-    log[level]({ userId, statusCode: status, durationMs }, 'request.completed')
+    logRequestCompleted(level, { requestId, route: routeName, userId, statusCode: status, durationMs })
     return { status, headers, body }
   }
 }
