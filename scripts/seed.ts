@@ -5,6 +5,8 @@
  */
 import { getPayload } from 'payload'
 
+import { progress } from './progress'
+
 const args = process.argv.slice(2)
 const valueOf = (flag: string): number | undefined => {
   const i = args.indexOf(flag)
@@ -35,7 +37,11 @@ try {
   let tags: string[] | undefined
   if (tagCount) tags = await seedTags(payload, tagCount)
   if (tagCount) report.tags = tagCount
-  if (contentCount) report.content = await seedContent(payload, contentCount, { tags })
+  if (contentCount) {
+    const bar = progress('seed', contentCount)
+    report.content = await seedContent(payload, contentCount, { tags, progress: { rows: bar.update, step: bar.step } })
+    bar.stop()
+  }
   process.stdout.write(`${JSON.stringify({ msg: 'seed.done', ...report, ms: Date.now() - started })}\n`)
   process.exit(0)
 } catch (err) {

@@ -98,5 +98,13 @@ export interface ContentStore {
   /** Approved, active content holding each tag. */
   tagUsage(slugs: string[]): Promise<Map<string, number>>
   insertContent(rows: NewContent[]): Promise<void>
+  /**
+   * A large load (the seed): batches drawn one at a time so the whole set is never in
+   * memory, progress reported after each; the engine may defer index work to the end.
+   */
+  bulkLoadContent(batches: Iterable<NewContent[]>, progress?: BulkProgress): Promise<number>
   insertTags(rows: NewTag[]): Promise<void>
 }
+
+/** What a bulk load reports: rows written so far, then each finishing step by name. */
+export type BulkProgress = { rows(done: number): void; step(name: string): void }

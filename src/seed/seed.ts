@@ -6,7 +6,7 @@
  */
 import type { CollectionSlug, Payload, RequiredDataFromCollectionSlug, Where } from 'payload'
 
-import { engine, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
+import { engine, type BulkProgress, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
 import { SYSTEM_GRANTOR } from '../services/grants'
 import { createUser } from '../services/users'
 import { suggestSlug } from '../slug'
@@ -132,10 +132,14 @@ export async function seedDemoMembers(payload: Payload): Promise<Id[]> {
 type ItemOptions = { count: number; statuses: ContentStatus[]; seed: number; submittedBy: Id | null; slugPrefix: string }
 
 function makeItems(tax: DemoTaxonomy, o: ItemOptions): NewContent[] {
+  return [...itemStream(tax, o)]
+}
+
+/** The items one at a time, so a million never sit in memory together. */
+function* itemStream(tax: DemoTaxonomy, o: ItemOptions): Generator<NewContent> {
   const r = rng(o.seed)
   const now = Date.now()
   const YEAR = 365 * 24 * 3_600_000
-  const items: NewContent[] = []
   for (let i = 0; i < o.count; i++) {
     const group = r.pick(tax.groups)
     const status = o.statuses[i % o.statuses.length]!
@@ -143,7 +147,7 @@ function makeItems(tax: DemoTaxonomy, o: ItemOptions): NewContent[] {
     const created = new Date(now - r.int(YEAR)).toISOString()
     const tagCount = 1 + r.int(3)
     const tagSlugs = [...new Set(Array.from({ length: tagCount }, () => r.pick(tax.tags)))]
-    items.push({
+    yield {
       slug: `${suggestSlug(t).slice(0, 40).replace(/-+$/, '')}-${o.slugPrefix}${i.toString(36)}`,
       title: t,
       description: sentence(r),
@@ -159,9 +163,20 @@ function makeItems(tax: DemoTaxonomy, o: ItemOptions): NewContent[] {
       rejectionReason: status === 'rejected' ? 'Off topic for this collection.' : null,
       createdAt: created,
       updatedAt: created,
-    })
+    }
   }
-  return items
+}
+
+function* inBatches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = []
+  for (const item of items) {
+    batch.push(item)
+    if (batch.length === size) {
+      yield batch
+      batch = []
+    }
+  }
+  if (batch.length) yield batch
 }
 
 async function anyAdminId(payload: Payload): Promise<Id | null> {
@@ -269,14 +284,19 @@ export async function seedTags(payload: Payload, count: number, seed = 7): Promi
 }
 
 /** The benchmark generator, separate from the demo: N approved items over the demo taxonomy (created if missing) and the given tag pool. */
-export async function seedContent(payload: Payload, count: number, opts: { tags?: string[]; seed?: number } = {}): Promise<number> {
+export async function seedContent(
+  payload: Payload,
+  count: number,
+  opts: { tags?: string[]; seed?: number; progress?: BulkProgress } = {},
+): Promise<number> {
   const tax = await seedDemoTaxonomy(payload)
   const seed = opts.seed ?? Date.now() % 1_000_000
-  const items = makeItems(
+  const items = itemStream(
     { ...tax, tags: opts.tags?.length ? opts.tags : tax.tags },
     { count, statuses: ['approved'], seed, submittedBy: await anyAdminId(payload), slugPrefix: `b${seed.toString(36)}` },
   )
-  for (const item of items) item.isActive = true
-  await engine().contentStore(payload).insertContent(items)
-  return items.length
+  const active = (function* () {
+    for (const item of items) yield { ...item, isActive: true }
+  })()
+  return engine().contentStore(payload).bulkLoadContent(inBatches(active, 5000), opts.progress)
 }

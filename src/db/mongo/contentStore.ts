@@ -7,7 +7,7 @@ import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { cachedCount, VersionedCache } from '../versionedCache'
-import type { ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
+import type { BulkProgress, ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
   BACKFILL_SORT,
   MISSING_URL_KEY,
@@ -194,6 +194,16 @@ export function mongoContentStore(payload: Payload): ContentStore {
           await bumpVersion(db, 'content', session)
         })
       }
+    },
+
+    async bulkLoadContent(batches: Iterable<NewContent[]>, progress?: BulkProgress) {
+      let done = 0
+      for (const batch of batches) {
+        await this.insertContent(batch)
+        done += batch.length
+        progress?.rows(done)
+      }
+      return done
     },
 
     async insertTags(rows: NewTag[]) {

@@ -14,6 +14,7 @@ import type {
   TagListQuery,
   TagRecord,
 } from '../contentTypes'
+import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
 import { ensureContentSchema } from './contentSchema'
 import { ftsPhrase, textRanker } from './textRanking'
@@ -365,6 +366,10 @@ export function sqliteContentStore(file: string): ContentStore {
           db.exec('ANALYZE')
         }
       })
+    },
+
+    async bulkLoadContent(batches, progress) {
+      return bulkLoadContent(file, batches, progress)
     },
 
     async insertTags(rows: NewTag[]) {
