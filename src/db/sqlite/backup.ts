@@ -145,9 +145,10 @@ export function restoreDatabase(backup: string, live: string): { content: number
       guard.exec('PRAGMA locking_mode = EXCLUSIVE')
       guard.exec('BEGIN EXCLUSIVE')
       guard.prepare('SELECT count(*) FROM sqlite_master').get()
-    } catch {
+    } catch (err) {
       guard.close()
-      throw new BackupError(`${live} is in use (is the server running?); stop it before restoring`)
+      const why = err instanceof Error ? err.message : String(err)
+      throw new BackupError(`${live} is in use (is the server running?); stop it before restoring [${why}]`)
     }
   }
   try {
