@@ -3,17 +3,23 @@
  * references measured in the same run on the same data: Payload's stock REST find (with an
  * admin session, served by stock `next start` in its own process, as Payload runs it, so its
  * memory is its own) and a bare node:http server returning a cached body (the ceiling).
- * Prints one markdown table and writes it to bench/results/latest.md. Not a test.
+ *
+ * Every server runs as production does: `npm start`, LOG_LEVEL=info, its stdout captured to
+ * a file as a process manager captures it, one worker unless a row says otherwise. Extra
+ * rows, same run: GET /content with WEB_CONCURRENCY=2 (1 vs N workers), and GET /content at
+ * LOG_LEVEL=warn against info, measured in alternating rounds on two servers (the logging
+ * cost). Prints one markdown table and writes it to bench/results/latest.md. Not a test.
  *
  * Env knobs: BENCH_ITEMS (100000), BENCH_TAGS (2000), BENCH_DURATION seconds (10),
- * BENCH_CONNECTIONS (32), BENCH_PORT (3400).
+ * BENCH_CONNECTIONS (32), BENCH_PORT (3400), BENCH_WORKERS (2), BENCH_LOG_ROUNDS (2).
  */
 import autocannon from 'autocannon'
 import { execSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
+import { progress, type Progress } from '../scripts/progress'
 import type { ContentDto } from '../src/services/content'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -24,8 +30,13 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const PORT = Number(process.env.BENCH_PORT ?? 3400)
 const RAW_PORT = PORT + 1
 const STOCK_PORT = PORT + 2
+const WARN_PORT = PORT + 3
+const WORKERS_PORT = PORT + 4
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
+const LOG_ROUNDS = Number(process.env.BENCH_LOG_ROUNDS ?? 2)
 const base = `http://127.0.0.1:${PORT}`
-const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`)
+let bar: Progress | undefined
+const log = (msg: string) => (bar ? bar.step(msg) : process.stderr.write(`[bench] ${msg}\n`))
 
 const dbDir = path.join(os.tmpdir(), `curation-bench-${Date.now()}`)
 mkdirSync(dbDir, { recursive: true })
@@ -41,10 +52,14 @@ const env: NodeJS.ProcessEnv = {
   BOOTSTRAP_ADMIN_EMAIL: 'bench-admin@example.com',
   BOOTSTRAP_ADMIN_PASSWORD: 'bench-admin-password-123',
   CORS_ALLOWED_ORIGINS: 'http://localhost:5173',
-  // One JSON line per request would measure the log pipe, for every row alike.
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // Production's level: one request.completed line per request, to the captured stdout.
+  LOG_LEVEL: 'info',
+  // One serving process unless a row says otherwise (production's default is one per CPU).
+  WEB_CONCURRENCY: '1',
   SEED_DEMO: 'false',
 }
+const logDir = path.join(dbDir, 'logs')
+mkdirSync(logDir, { recursive: true })
 
 const children: ChildProcess[] = []
 function cleanup() {
@@ -87,11 +102,37 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`timed out waiting for ${url}`)
 }
 
-function start(cmd: string, args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
-  const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, detached: true, stdio: ['ignore', 'ignore', 'inherit'] })
+/** Starts a process whose stdout goes to a file, as a process manager captures it. */
+function start(name: string, cmd: string, args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
+  const out = openSync(path.join(logDir, `${name}.log`), 'a')
+  const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, detached: true, stdio: ['ignore', out, 'inherit'] })
+  closeSync(out)
   children.push(child)
   return child
 }
+
+function stop(child: ChildProcess): Promise<void> {
+  if (!child.pid || child.exitCode !== null) return Promise.resolve()
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  try {
+    process.kill(-child.pid, 'SIGTERM')
+  } catch { /* gone */ }
+  return exited
+}
+
+/** Lines a server wrote to its captured stdout (request.completed lines, mostly). */
+function logLines(name: string): number {
+  try {
+    const text = readFileSync(path.join(logDir, `${name}.log`), 'utf8')
+    let n = 0
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+    return n
+  } catch {
+    return 0
+  }
+}
+
+let rowsDone = 0
 
 type Row = { name: string; rps: number; p50: number; p99: number; rssMb: number; non2xx: number }
 
@@ -118,7 +159,9 @@ async function measure(
     rssMb: rssPid ? treeRssMb(rssPid) : 0,
     non2xx: r.requests.total - ok + (r.errors ?? 0) + (r.timeouts ?? 0),
   }
-  log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, unexpected ${row.non2xx}`)
+  log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMb} MB, unexpected ${row.non2xx}`)
+  rowsDone += 1
+  bar?.update(rowsDone)
   return row
 }
 
@@ -148,15 +191,14 @@ async function main() {
 
   log(`seeding ${ITEMS} items and ${TAGS} tags into a fresh SQLite database…`)
   const seedStart = Date.now()
-  execSync(`npx tsx scripts/seed.ts --tags ${TAGS} --content ${ITEMS}`, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  execSync(`npx tsx scripts/seed.ts --tags ${TAGS} --content ${ITEMS}`, { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
   const seedSeconds = Math.round((Date.now() - seedStart) / 1000)
   log(`seeded in ${seedSeconds}s`)
 
-  const useServer = existsSync(path.join(root, 'server.ts'))
   // As production runs it (npm start: server.ts with its heap limit).
-  const server = useServer ? start('npm', ['start']) : start('npx', ['next', 'start', '-p', String(PORT)])
-  await waitFor(`${base}/api/v1/ready`, 180_000)
-  log(`server up (${useServer ? 'server.ts' : 'next start'})`)
+  const server = start('server-info', 'npm', ['start'])
+  await waitFor(`${base}/api/v1/ready`, 300_000)
+  log('server up (npm start, LOG_LEVEL=info, WEB_CONCURRENCY=1, stdout to a file)')
 
   // Samples for the parameterized rows.
   const first = (await (await fetch(`${base}/api/v1/content?limit=1`)).json()) as { data: Pick<ContentDto, 'slug' | 'tagSlugs' | 'group'>[] }
@@ -176,18 +218,22 @@ async function main() {
   const adminHeaders: Record<string, string> = loginBody.token ? { Authorization: `JWT ${loginBody.token}` } : {}
 
   const body = await (await fetch(`${base}/api/v1/content`)).text()
-  const raw = start(process.execPath, [
+  const raw = start('ceiling', process.execPath, [
     '-e',
     `const b=Buffer.from(process.env.BODY);require('node:http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':b.length});s.end(b)}).listen(${RAW_PORT})`,
   ], { BODY: body })
   await waitFor(`http://127.0.0.1:${RAW_PORT}/`, 10_000)
 
+  const ROWS = 13 + 2 * LOG_ROUNDS
+  bar = progress('bench', ROWS, 'rows')
   const pid = server.pid!
   const rows: Row[] = []
   const api = `${base}/api/v1`
-  rows.push(await measure('GET /content (default)', `${api}/content`, {}, pid))
-  rows.push(await measure('GET /content?tags&group', `${api}/content?tags=${tag}&group=${group}`, {}, pid))
-  rows.push(await measure('GET /content?q=typescript', `${api}/content?q=typescript`, {}, pid))
+  const linesBefore = logLines('server-info')
+  rows.push(await measure('GET /content (default page)', `${api}/content`, {}, pid))
+  const loggedLines = logLines('server-info') - linesBefore
+  rows.push(await measure('GET /content, tags + group filters', `${api}/content?tags=${tag}&group=${group}`, {}, pid))
+  rows.push(await measure('GET /content?q=typescript (repeated)', `${api}/content?q=typescript`, {}, pid))
   const { GENERAL } = await import('../src/seed/seed')
   let n = 0
   const coldQuery = () => {
@@ -196,44 +242,84 @@ async function main() {
     const b = GENERAL[(n * 104_729 + Math.floor(n / GENERAL.length) * 31 + 13) % GENERAL.length]!
     return `/api/v1/content?q=${a}%20${b}`
   }
-  rows.push(await measure('GET /content?q=(a new 2-word query every request)', `${api}/content`, {}, pid, false, coldQuery))
+  rows.push(await measure('GET /content?q=, a new 2-word query every request', `${api}/content`, {}, pid, false, coldQuery))
   rows.push(await measure('GET /content?offset=9000', `${api}/content?offset=9000`, {}, pid))
   rows.push(await measure('GET /content/:slug', `${api}/content/${sample.slug}`, {}, pid))
   rows.push(await measure('GET /catalog', `${api}/catalog`, {}, pid))
-  rows.push(await measure('GET /catalog (If-None-Match → 304)', `${api}/catalog`, { 'If-None-Match': etag }, pid, true))
+  rows.push(await measure('GET /catalog with If-None-Match (304)', `${api}/catalog`, { 'If-None-Match': etag }, pid, true))
+
+  // 1 vs N workers: the same server with WEB_CONCURRENCY=N (the first server idles meanwhile).
+  const workers = start('server-workers', 'npm', ['start'], { PORT: String(WORKERS_PORT), WEB_CONCURRENCY: String(WORKERS) })
+  await waitFor(`http://127.0.0.1:${WORKERS_PORT}/api/v1/ready`, 300_000)
+  await new Promise((r) => setTimeout(r, 3000)) // the other workers fork once the first listens
+  const workersApi = `http://127.0.0.1:${WORKERS_PORT}/api/v1`
+  const workersRow = await measure(`GET /content (default page), WEB_CONCURRENCY=${WORKERS}`, `${workersApi}/content`, {}, workers.pid)
+  rows.push(workersRow)
+  rows.push(await measure(`GET /content, tags + group filters, WEB_CONCURRENCY=${WORKERS}`, `${workersApi}/content?tags=${tag}&group=${group}`, {}, workers.pid))
+  await stop(workers)
+
+  // The logging cost: info (the first server) and warn (a second one) in alternating rounds,
+  // so drift in the machine's load falls on both alike.
+  const warn = start('server-warn', 'npm', ['start'], { PORT: String(WARN_PORT), LOG_LEVEL: 'warn' })
+  await waitFor(`http://127.0.0.1:${WARN_PORT}/api/v1/ready`, 300_000)
+  const infoRounds: Row[] = []
+  const warnRounds: Row[] = []
+  for (let round = 1; round <= LOG_ROUNDS; round++) {
+    infoRounds.push(await measure(`GET /content, LOG_LEVEL=info (round ${round})`, `${api}/content`, {}, pid))
+    warnRounds.push(await measure(`GET /content, LOG_LEVEL=warn (round ${round})`, `http://127.0.0.1:${WARN_PORT}/api/v1/content`, {}, warn.pid))
+  }
+  await stop(warn)
+  const mean = (rs: Row[], name: string): Row => ({
+    name,
+    rps: Math.round(rs.reduce((a, r) => a + r.rps, 0) / rs.length),
+    p50: Math.round((rs.reduce((a, r) => a + r.p50, 0) / rs.length) * 10) / 10,
+    p99: Math.round((rs.reduce((a, r) => a + r.p99, 0) / rs.length) * 10) / 10,
+    rssMb: Math.max(...rs.map((r) => r.rssMb)),
+    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+  })
+  const infoMean = mean(infoRounds, `GET /content, LOG_LEVEL=info (mean of ${LOG_ROUNDS} rounds, alternating)`)
+  const warnMean = mean(warnRounds, `GET /content, LOG_LEVEL=warn (comparison only; mean of ${LOG_ROUNDS} rounds, alternating)`)
+  rows.push(infoMean, warnMean)
+
   // The reference runs as stock Payload does (next start), in its own process on the same
   // database, started only now so it takes no CPU from the rows above.
-  const stockServer = start('npx', ['next', 'start', '-p', String(STOCK_PORT)], { PORT: String(STOCK_PORT) })
-  await waitFor(`http://127.0.0.1:${STOCK_PORT}/api/v1/ready`, 180_000)
+  const stockServer = start('payload-next-start', 'npx', ['next', 'start', '-p', String(STOCK_PORT)], { PORT: String(STOCK_PORT) })
+  await waitFor(`http://127.0.0.1:${STOCK_PORT}/api/v1/ready`, 300_000)
   const stock = await measure(
-    'Payload REST find (same page, admin; stock next start)',
+    'Payload REST find, same page (admin session, stock `next start`)',
     `http://127.0.0.1:${STOCK_PORT}/api/content?limit=30&sort=-approvedAt&where[status][equals]=approved`,
     adminHeaders,
     stockServer.pid,
   )
-  process.kill(-stockServer.pid!, 'SIGTERM')
+  await stop(stockServer)
   rows.push(stock)
-  const ceiling = await measure('node:http cached body (ceiling)', `http://127.0.0.1:${RAW_PORT}/`, {}, raw.pid)
+  const ceiling = await measure('node:http returning a cached body (ceiling)', `http://127.0.0.1:${RAW_PORT}/`, {}, raw.pid)
   rows.push(ceiling)
+  bar.stop()
+  bar = undefined
 
   const ours = rows[0]!
   const notModified = rows.find((r) => r.name.includes('304'))!
-  const serverPeak = Math.max(...rows.filter((r) => r !== stock && r !== ceiling).map((r) => r.rssMb))
+  const references = new Set([stock, ceiling])
+  const serverPeak = Math.max(...rows.filter((r) => !references.has(r)).map((r) => r.rssMb))
   const table = [
-    `| Scenario | req/s | p50 ms | p99 ms | RSS MB of the serving process | unexpected status |`,
+    `| Scenario | req/s | p50 ms | p99 ms | RSS MB (largest process) | unexpected status |`,
     `|---|---:|---:|---:|---:|---:|`,
-    ...rows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb} | ${r.non2xx} |`),
+    ...rows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb || '—'} | ${r.non2xx} |`),
   ].join('\n')
   const ratios = [
     `- GET /content vs Payload REST find: **${(ours.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
     `- GET /content vs bare node:http ceiling: **${((ours.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
     `- GET /catalog 304 vs bare node:http ceiling: **${((notModified.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
-    `- server.ts peak RSS over its rows: **${serverPeak} MB**`,
+    `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1: **${(workersRow.rps / Math.max(ours.rps, 1)).toFixed(2)}×**`,
+    `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${((infoMean.rps / Math.max(warnMean.rps, 1)) * 100).toFixed(0)}%** (${infoMean.rps} vs ${warnMean.rps} req/s)`,
+    `- request.completed lines the info server wrote during the first row: ${loggedLines} (captured stdout)`,
+    `- server peak RSS of any one process over its rows: **${serverPeak} MB**`,
   ].join('\n')
-  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · LOG_LEVEL=${env.LOG_LEVEL} · seed ${seedSeconds}s · load average at start ${loadAtStart} (other work on the machine skews every row alike) · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
+  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} (other work on the machine skews every row alike) · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
   process.stdout.write(`${md}\n`)
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
-  writeFileSync(path.join(root, 'bench', 'results', 'latest.md'), md)
+  writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? 'latest.md'), md)
 }
 
 main()

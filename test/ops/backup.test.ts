@@ -23,6 +23,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'))
 const live = process.env.DATABASE_URI!.replace(/^file:/, '')
 const SERVER_ENV = { RATE_LIMIT_SUBMIT: '100000/60' }
 const scriptEnv = {
+  NODE_ENV: 'test',
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '/tmp',
   DATABASE_URI: process.env.DATABASE_URI!,
