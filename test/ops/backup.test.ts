@@ -22,7 +22,7 @@ const root = path.resolve(import.meta.dirname, '../..')
 const dir = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'))
 const live = process.env.DATABASE_URI!.replace(/^file:/, '')
 const SERVER_ENV = { RATE_LIMIT_SUBMIT: '100000/60' }
-const scriptEnv = {
+const scriptEnv: NodeJS.ProcessEnv = {
   NODE_ENV: 'test',
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '/tmp',
