@@ -11,7 +11,7 @@
  * cost). Prints one markdown table and writes it to bench/results/latest.md. Not a test.
  *
  * Env knobs: BENCH_ITEMS (100000), BENCH_TAGS (2000), BENCH_DURATION seconds (10),
- * BENCH_CONNECTIONS (32), BENCH_PORT (3400), BENCH_WORKERS (2), BENCH_LOG_ROUNDS (2).
+ * BENCH_CONNECTIONS (32), BENCH_PORT (3400), BENCH_WORKERS (2), BENCH_LOG_ROUNDS (4).
  */
 import autocannon from 'autocannon'
 import { execSync, spawn, type ChildProcess } from 'node:child_process'
@@ -32,8 +32,9 @@ const RAW_PORT = PORT + 1
 const STOCK_PORT = PORT + 2
 const WARN_PORT = PORT + 3
 const WORKERS_PORT = PORT + 4
+const INFO_PORT = PORT + 5
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
-const LOG_ROUNDS = Number(process.env.BENCH_LOG_ROUNDS ?? 2)
+const LOG_ROUNDS = Number(process.env.BENCH_LOG_ROUNDS ?? 4)
 const base = `http://127.0.0.1:${PORT}`
 let bar: Progress | undefined
 const log = (msg: string) => (bar ? bar.step(msg) : process.stderr.write(`[bench] ${msg}\n`))
@@ -258,17 +259,30 @@ async function main() {
   rows.push(await measure(`GET /content, tags + group filters, WEB_CONCURRENCY=${WORKERS}`, `${workersApi}/content?tags=${tag}&group=${group}`, {}, workers.pid))
   await stop(workers)
 
-  // The logging cost: info (the first server) and warn (a second one) in alternating rounds,
-  // so drift in the machine's load falls on both alike.
+  // The logging cost: two fresh servers, identical but for LOG_LEVEL (info, warn), each
+  // serving only GET /content, in alternating rounds (the order flips every round), so drift
+  // in the machine's load and the order fall on both alike. The first server is done.
+  await stop(server)
+  const info = start('server-info-compare', 'npm', ['start'], { PORT: String(INFO_PORT) })
   const warn = start('server-warn', 'npm', ['start'], { PORT: String(WARN_PORT), LOG_LEVEL: 'warn' })
+  await waitFor(`http://127.0.0.1:${INFO_PORT}/api/v1/ready`, 300_000)
   await waitFor(`http://127.0.0.1:${WARN_PORT}/api/v1/ready`, 300_000)
   const infoRounds: Row[] = []
   const warnRounds: Row[] = []
-  for (let round = 1; round <= LOG_ROUNDS; round++) {
-    infoRounds.push(await measure(`GET /content, LOG_LEVEL=info (round ${round})`, `${api}/content`, {}, pid))
+  const infoRound = async (round: number) =>
+    infoRounds.push(await measure(`GET /content, LOG_LEVEL=info (round ${round})`, `http://127.0.0.1:${INFO_PORT}/api/v1/content`, {}, info.pid))
+  const warnRound = async (round: number) =>
     warnRounds.push(await measure(`GET /content, LOG_LEVEL=warn (round ${round})`, `http://127.0.0.1:${WARN_PORT}/api/v1/content`, {}, warn.pid))
+  for (let round = 1; round <= LOG_ROUNDS; round++) {
+    if (round % 2) {
+      await infoRound(round)
+      await warnRound(round)
+    } else {
+      await warnRound(round)
+      await infoRound(round)
+    }
   }
-  await stop(warn)
+  await Promise.all([stop(info), stop(warn)])
   const mean = (rs: Row[], name: string): Row => ({
     name,
     rps: Math.round(rs.reduce((a, r) => a + r.rps, 0) / rs.length),
@@ -277,8 +291,8 @@ async function main() {
     rssMb: Math.max(...rs.map((r) => r.rssMb)),
     non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
   })
-  const infoMean = mean(infoRounds, `GET /content, LOG_LEVEL=info (mean of ${LOG_ROUNDS} rounds, alternating)`)
-  const warnMean = mean(warnRounds, `GET /content, LOG_LEVEL=warn (comparison only; mean of ${LOG_ROUNDS} rounds, alternating)`)
+  const infoMean = mean(infoRounds, `GET /content, LOG_LEVEL=info (fresh server; mean of ${LOG_ROUNDS} alternating rounds)`)
+  const warnMean = mean(warnRounds, `GET /content, LOG_LEVEL=warn (comparison only; fresh server; mean of ${LOG_ROUNDS} alternating rounds)`)
   rows.push(infoMean, warnMean)
 
   // The reference runs as stock Payload does (next start), in its own process on the same
@@ -312,7 +326,7 @@ async function main() {
     `- GET /content vs bare node:http ceiling: **${((ours.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
     `- GET /catalog 304 vs bare node:http ceiling: **${((notModified.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
     `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1: **${(workersRow.rps / Math.max(ours.rps, 1)).toFixed(2)}×**`,
-    `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${((infoMean.rps / Math.max(warnMean.rps, 1)) * 100).toFixed(0)}%** (${infoMean.rps} vs ${warnMean.rps} req/s)`,
+    `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${((infoMean.rps / Math.max(warnMean.rps, 1)) * 100).toFixed(0)}%** (${infoMean.rps} vs ${warnMean.rps} req/s; rounds info ${infoRounds.map((r) => r.rps).join(', ')} / warn ${warnRounds.map((r) => r.rps).join(', ')})`,
     `- request.completed lines the info server wrote during the first row: ${loggedLines} (captured stdout)`,
     `- server peak RSS of any one process over its rows: **${serverPeak} MB**`,
   ].join('\n')
