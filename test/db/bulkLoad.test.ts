@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { getConfig } from '../../src/config'
 import { engine, type NewContent } from '../../src/db/engine'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { seedContent } from '../../src/services/seed'
+import { seedContent } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
 
 const onMongo = getConfig().database.engine !== 'sqlite'
