@@ -1,10 +1,10 @@
 /**
  * Backups of the SQLite database with writes in flight: a real server process takes
  * submissions in a loop while `npm run backup` copies the file. The copy must open, pass
- * integrity_check, and hold a consistent prefix of the writes (every row with its text-index
- * and tag rows, no row acknowledged after the backup finished missing from... nothing after
- * it began). Restore is refused while the server runs, then puts the copy back; the server
- * started on it serves exactly the backup's data.
+ * integrity_check, and hold a consistent prefix of the writes: every row with its text-index
+ * and tag rows, every submission acknowledged before the backup began, none acknowledged
+ * after it ended, no gaps. Restore is refused while the server runs, then puts the copy back;
+ * the server started on it serves exactly the backup's data.
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
