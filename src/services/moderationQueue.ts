@@ -10,6 +10,7 @@ import { engine } from '../db/engine'
 import { listContent, type ContentDto } from './content'
 import { splitTerms } from './contentQuery'
 import { userNamesById } from './users'
+import { urlKeyOf } from '../urlNormalize'
 
 export const QUEUE_AGES = { '1d': 1, '3d': 3, '7d': 7, '30d': 30 } as const
 export type QueueAge = keyof typeof QUEUE_AGES
@@ -30,7 +31,9 @@ export type QueueFilters = {
 }
 
 export type SubmitterRecord = { id: string; email: string | null; username: string | null; approved: number; rejected: number }
-export type QueueItem = ContentDto & { submitter: SubmitterRecord | null }
+/** Another item stored with the same normalised URL (copies from before duplicate detection). */
+export type SameUrlItem = { slug: string; status: string }
+export type QueueItem = ContentDto & { submitter: SubmitterRecord | null; sameUrl: SameUrlItem[] }
 export type QueuePage = { items: QueueItem[]; total: number; offset: number; limit: number }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -108,13 +111,45 @@ export async function moderationQueue(payload: Payload, f: QueueFilters, user: A
     // The queue shows active items only, whatever else the moderator may see.
     { ...user, permissions: user.permissions.filter((p) => p !== 'content.delete') },
   )
-  const records = await submitterRecords(payload, data.map((d) => d.submittedBy).filter((id): id is string => !!id))
+  const [records, sameUrl] = await Promise.all([
+    submitterRecords(payload, data.map((d) => d.submittedBy).filter((id): id is string => !!id)),
+    itemsSharingUrls(payload, data),
+  ])
   return {
-    items: data.map((d) => ({ ...d, submitter: d.submittedBy ? (records.get(d.submittedBy) ?? null) : null })),
+    items: data.map((d) => ({
+      ...d,
+      submitter: d.submittedBy ? (records.get(d.submittedBy) ?? null) : null,
+      sameUrl: (sameUrl.get(urlKeyOf(d.url)) ?? []).filter((o) => o.slug !== d.slug),
+    })),
     total: pagination.total,
     offset: f.offset,
     limit: f.limit,
   }
+}
+
+/**
+ * The other items holding each page item's normalised URL (one indexed query on urlKey):
+ * new duplicates are refused at submit, but copies stored before that rule keep their URL.
+ */
+async function itemsSharingUrls(payload: Payload, items: ContentDto[]): Promise<Map<string, SameUrlItem[]>> {
+  const out = new Map<string, SameUrlItem[]>()
+  const keys = [...new Set(items.map((d) => urlKeyOf(d.url)))]
+  if (keys.length === 0) return out
+  const res = await payload.find({
+    collection: 'content',
+    where: { urlKey: { in: keys } },
+    pagination: false,
+    depth: 0,
+    overrideAccess: true,
+    select: { slug: true, status: true, urlKey: true },
+  })
+  for (const d of res.docs) {
+    if (!d.urlKey) continue
+    const list = out.get(d.urlKey) ?? []
+    list.push({ slug: d.slug, status: d.status })
+    out.set(d.urlKey, list)
+  }
+  return out
 }
 
 /** The filter choices: groups, platforms and tags as slug and label. */

@@ -1,6 +1,7 @@
 /** The console dashboard's numbers (src/services/dashboard.ts), each tile by permission. */
 import { describe, expect, it } from 'vitest'
 
+import { engine } from '../../src/db/engine'
 import { dashboardData } from '../../src/services/dashboard'
 import { moderationQueue } from '../../src/services/moderationQueue'
 import { content, taxonomy, tokenFor } from '../content/helpers'
@@ -60,5 +61,22 @@ describe('dashboardData', () => {
     expect((await moderationQueue(app.payload, { ...base, tag: 'talk' }, actor)).items.map((i) => i.slug)).toEqual(['p4'])
     expect((await moderationQueue(app.payload, { ...base, age: '7d' }, actor)).items.map((i) => i.slug)).toEqual(['old-one'])
     expect((await moderationQueue(app.payload, { ...base, submitter: 'nobody@example.com' }, actor)).total).toBe(0)
+  })
+
+  it('the queue warns of other items holding the same URL (copies stored before duplicate detection)', async () => {
+    const app = await testApp()
+    const approved = await content(app.payload, { slug: 'dup-approved' })
+    const pending = await content(app.payload, { slug: 'dup-pending', status: 'pending', approvedAt: null })
+    const lone = await content(app.payload, { slug: 'lone-pending', status: 'pending', approvedAt: null })
+    // As a database from before the rule: two rows with one URL, keys filled by the start-up backfill.
+    for (const [id, url] of [[approved.id, 'https://legacy.example.org/post/'], [pending.id, 'https://LEGACY.example.org/post?utm_source=x']] as const) {
+      await app.payload.db.updateOne({ collection: 'content', id, data: { url, urlKey: null, urlKeyOrdinal: null } })
+    }
+    await engine().contentStore(app.payload).prepare()
+    const actor = { id: 'x'.repeat(24).replace(/x/g, 'a'), permissions: ['content.moderate'] }
+    const page = await moderationQueue(app.payload, { sort: 'oldest', offset: 0, limit: 25 }, actor)
+    const bySlug = new Map(page.items.map((i) => [i.slug, i.sameUrl]))
+    expect(bySlug.get('dup-pending')).toEqual([{ slug: 'dup-approved', status: 'approved' }])
+    expect(bySlug.get(String(lone.slug))).toEqual([])
   })
 })

@@ -211,6 +211,11 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
                 {current.url}
               </a>
             </p>
+            {current.sameUrl.length > 0 && (
+              <p className="queue-duplicate-warning" role="alert" style={{ color: 'var(--theme-warning-500)', fontWeight: 600 }}>
+                Same URL as {current.sameUrl.map((o) => `${o.slug} (${o.status})`).join(', ')}
+              </p>
+            )}
             {current.description && <p>{current.description}</p>}
             <dl style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', margin: 0 }}>
               <dt>Group</dt>
