@@ -6,6 +6,7 @@
  */
 import { DEMO_GROUPS, DEMO_MEMBERS, DEMO_PLATFORMS } from './demoTaxonomy'
 import { PLATFORMS_BY_GROUP, SUBJECTS } from './demoSubjects'
+import { rng, type Rng } from './random'
 
 export type DemoStatus = 'approved' | 'pending' | 'rejected'
 
@@ -30,19 +31,6 @@ export type DemoResource = {
 type Subject = { name: string; about: string; topics: string[]; slug: string; channel: string; group: string }
 type Template = { title: string; description: string; level: 'beginner' | 'intermediate' | 'advanced'; extra?: string }
 
-/** mulberry32: small, fast, reproducible. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! }
-}
-type Rng = ReturnType<typeof rng>
 
 const slugify = (s: string) =>
   s

@@ -12,6 +12,7 @@ import { createUser } from '../services/users'
 import { suggestSlug } from '../slug'
 import { demoResources } from './demoResources'
 import { DEMO_GROUPS, DEMO_MEMBER_PASSWORD, DEMO_MEMBERS, DEMO_PLATFORMS, DEMO_SURFACES, DEMO_TAGS, tagLabel } from './demoTaxonomy'
+import { rng } from './random'
 
 type Id = string
 export type DemoTaxonomy = {
@@ -21,18 +22,6 @@ export type DemoTaxonomy = {
   tags: string[]
 }
 
-/** mulberry32: small, fast, reproducible. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! }
-}
 
 const WORDS = [
   'typescript', 'react', 'database', 'design', 'patterns', 'testing', 'performance', 'security', 'cloud', 'rust',
