@@ -9,6 +9,12 @@ import { TABLES, tableOf } from './tables'
 
 const CONTENT = TABLES.content
 
+/** The text index over title and description (./textRanking reads its parts). */
+export const FTS_TABLE = 'raw_content_fts'
+/** Its columns, in order: each row's docsize record holds one length per column. */
+export const FTS_COLUMNS = ['title', 'description'] as const
+export const FTS_TOKENIZE = `'porter unicode61 remove_diacritics 2'`
+
 type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
 
 const INDEXES = [
@@ -34,9 +40,7 @@ const RAW_TABLES = [
      tag TEXT NOT NULL, content_rowid INTEGER NOT NULL, PRIMARY KEY (tag, content_rowid)
    ) WITHOUT ROWID`,
   'CREATE INDEX IF NOT EXISTS raw_content_tags_row ON raw_content_tags(content_rowid)',
-  `CREATE VIRTUAL TABLE IF NOT EXISTS raw_content_fts USING fts5(
-     title, description, tokenize = 'porter unicode61 remove_diacritics 2'
-   )`,
+  `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_TABLE} USING fts5(${FTS_COLUMNS.join(', ')}, tokenize = ${FTS_TOKENIZE})`,
 ]
 
 /**

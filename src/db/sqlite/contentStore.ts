@@ -132,9 +132,16 @@ function buildFilter(q: ContentListQuery): Built {
   return { from, where: where.length ? `WHERE ${where.join(' AND ')}` : '', args, ranked }
 }
 
-/** Ranked searches keep at most this many rowids; deeper pages (past maxOffset) query directly. */
+/** SQL-ranked searches (moderators' views) keep at most this many rowids; deeper pages query directly. */
 const RANKED_CAP = 20_000
-const rankedOrders = new VersionedCache<Int32Array>('search_orders', 200, 2_000_000, (o) => o.length + 1)
+/**
+ * Public relevance orders are cut to the first `need` rows, in steps of this many: one step
+ * serves the first pages of a query; a deeper page (offset + limit past it) asks for more.
+ */
+const RANKED_STEP = 200
+/** A search's order (rowids) and, when known, its total. */
+type SearchOrder = { order: Int32Array; total: number | undefined }
+const searchOrders = new VersionedCache<SearchOrder>('search_orders', 200, 2_000_000, (o) => o.order.length + 1)
 /** Whole pages (rows and total) by query. */
 const pages = new VersionedCache<ContentPage>('content_pages', 2_000, 20_000, (p) => p.rows.length + 1)
 
@@ -176,20 +183,22 @@ export function sqliteContentStore(file: string): ContentStore {
     return (JSON.parse(json) as Row[]).map(toRecord)
   }
 
-  const ranker = textRanker(get)
+  const ranker = textRanker(file)
 
   /**
-   * The public relevance order of a search, from cached per-term scores; other filters
-   * (short terms, taxonomy, tags, period) then keep the rows that pass them, in order.
+   * The public relevance order of a search, from the ranker's bm25 over cached postings, cut to
+   * `need` rows; other filters (short terms, taxonomy, tags, period) keep the matches that
+   * pass them before the cut.
    */
-  const rankedPublicOrder = async (q: ContentListQuery, version: string): Promise<Int32Array> => {
-    const ranked = await ranker.rank(version, q.text!.terms)
-    if (!hasOtherFilters(q) || ranked.length === 0) return ranked
-    const b = buildFilter({ ...q, text: { terms: [], shortTerms: q.text!.shortTerms } })
-    const where = `${b.where ? `${b.where} AND` : 'WHERE'} c.rowid IN (SELECT value FROM json_each(?))`
-    const args = [...b.args, JSON.stringify(Array.from(ranked))]
-    const passing = new Set(rowidList(`SELECT c.rowid AS r FROM ${b.from} ${where}`, args))
-    return ranked.filter((rowid) => passing.has(rowid))
+  const rankedPublicOrder = async (q: ContentListQuery, version: string, need: number): Promise<SearchOrder> => {
+    const passing = hasOtherFilters(q)
+      ? (candidates: Int32Array) => {
+          const b = buildFilter({ ...q, text: { terms: [], shortTerms: q.text!.shortTerms } })
+          const where = `${b.where ? `${b.where} AND` : 'WHERE'} c.rowid IN (SELECT value FROM json_each(?))`
+          return new Set(rowidList(`SELECT c.rowid AS r FROM ${b.from} ${where}`, [...b.args, JSON.stringify(Array.from(candidates))]))
+        }
+      : undefined
+    return ranker.rank(version, q.text!.terms, need, passing)
   }
 
   /** One page at one data version (read once by the caller, so every cache below agrees). */
@@ -203,18 +212,19 @@ export function sqliteContentStore(file: string): ContentStore {
     const orderSql = `SELECT c.rowid AS r FROM ${b.from} ${b.where} ORDER BY ${ORDER[sort]}`
     if (q.text) {
       // A search scores (or pattern-matches) every candidate whatever the page: do it once
-      // per data version and serve every page, and the total, from the ranked order.
+      // per data version and serve the pages, and the total, from the ranked order.
       const fromTermScores = sort === 'relevance' && isPublicView(q)
-      const order = await rankedOrders.get(version, `${orderSql}\u0000${JSON.stringify(b.args)}`, () =>
-        fromTermScores
-          ? rankedPublicOrder(q, version)
-          : Int32Array.from(rowidList(`${orderSql} LIMIT ${RANKED_CAP}`, b.args)),
-      )
-      const complete = fromTermScores || order.length < RANKED_CAP
-      if (complete) knownTotal = order.length
+      const need = Math.max(1, Math.ceil((q.offset + q.limit) / RANKED_STEP)) * RANKED_STEP
+      const key = `${orderSql}\u0000${JSON.stringify(b.args)}${fromTermScores ? `\u0000${need}` : ''}`
+      const { order, total } = await searchOrders.get(version, key, async () => {
+        if (fromTermScores) return rankedPublicOrder(q, version, need)
+        const order = Int32Array.from(rowidList(`${orderSql} LIMIT ${RANKED_CAP}`, b.args))
+        return { order, total: order.length < RANKED_CAP ? order.length : undefined }
+      })
+      knownTotal = total
       if (q.limit > 0) {
         const page =
-          complete || q.offset + q.limit <= order.length
+          total !== undefined || q.offset + q.limit <= order.length
             ? order.subarray(q.offset, q.offset + q.limit)
             : rowidList(`${orderSql} LIMIT ? OFFSET ?`, [...b.args, q.limit, q.offset])
         rows = fetchRows(page)
