@@ -71,10 +71,22 @@ function describeTable(table: SQLiteTable) {
   }
 }
 
+const require = createRequire(import.meta.url)
+
+/**
+ * Where each package's entry resolves: literal specifiers, so a bundler (Next's copy of this
+ * module, which never syncs) has nothing dynamic to resolve.
+ */
+const entries = (): Record<string, () => string> => ({
+  payload: () => require.resolve('payload'),
+  '@payloadcms/db-sqlite': () => require.resolve('@payloadcms/db-sqlite'),
+  'drizzle-kit': () => require.resolve('drizzle-kit/api'),
+})
+
 /** A package's version, read from the package.json above its resolved entry ('unknown' when not found). */
-function packageVersion(name: string, entry: string): string {
+function packageVersion(name: string): string {
   try {
-    let dir = path.dirname(createRequire(import.meta.url).resolve(entry))
+    let dir = path.dirname(entries()[name]!())
     while (dir !== path.dirname(dir)) {
       const file = path.join(dir, 'package.json')
       if (existsSync(file)) {
@@ -96,9 +108,9 @@ export function schemaFingerprint(schema: Record<string, unknown>): string {
     .map(describeTable)
     .sort((a, b) => a.name.localeCompare(b.name))
   const described = {
-    payload: packageVersion('payload', 'payload'),
-    dbSqlite: packageVersion('@payloadcms/db-sqlite', '@payloadcms/db-sqlite'),
-    drizzleKit: packageVersion('drizzle-kit', 'drizzle-kit/api'),
+    payload: packageVersion('payload'),
+    dbSqlite: packageVersion('@payloadcms/db-sqlite'),
+    drizzleKit: packageVersion('drizzle-kit'),
     tables,
   }
   return createHash('sha256').update(JSON.stringify(described)).digest('hex')
