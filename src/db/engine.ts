@@ -3,6 +3,11 @@
  * EngineOps (src/db/engineOps.ts), implemented by sqliteEngine and mongoEngine. The running
  * one is chosen once, from the configuration, and reached through engine(): callers write
  * `engine().renameTag(payload, …)`. Nothing else in the code base may branch on the engine.
+ *
+ * Only the running engine's module is loaded (a top-level await, before any caller can ask):
+ * an SQLite process never loads mongodb, mongoose, bson (17 MB allocated at load) or
+ * @payloadcms/db-mongodb, and a MongoDB process never loads the SQLite engine. Next's
+ * bundle of payload.config.ts splits the two imports into chunks of their own the same way.
  */
 import type { Payload } from 'payload'
 
@@ -10,8 +15,6 @@ import { getConfig } from '../config'
 import { timedMethods } from '../metrics'
 import type { ContentStore } from './contentTypes'
 import type { Engine, EngineOps } from './engineOps'
-import { mongoEngine } from './mongo/engine'
-import { sqliteEngine } from './sqlite/engine'
 
 export type { Engine, EngineOps } from './engineOps'
 export type { Domain } from './versionDomains'
@@ -35,10 +38,13 @@ export { MODERATION_ACTIONS } from './moderationEventTypes'
 /** Which unique field a failed write collided on (Payload's, SQLite's or MongoDB's report). */
 export { uniqueViolationField } from './uniqueViolation'
 
-const ENGINES: Record<Engine, EngineOps> = { sqlite: sqliteEngine, mongodb: mongoEngine }
+const LOADERS: Record<Engine, () => Promise<EngineOps>> = {
+  sqlite: async () => (await import('./sqlite/engine')).sqliteEngine,
+  mongodb: async () => (await import('./mongo/engine')).mongoEngine,
+}
 
-/** An engine by name, for a configuration other than the running one (test set-up). */
-export const engineFor = (name: Engine): EngineOps => ENGINES[name]
+/** An engine by name, loaded on demand (the running one, or another for test set-up). */
+export const engineFor = (name: Engine): Promise<EngineOps> => LOADERS[name]()
 
 /** One content store per Payload instance: its caches (word scores, pages) live as long as it. */
 function withOneStorePerPayload(ops: EngineOps): EngineOps {
@@ -57,11 +63,10 @@ function withOneStorePerPayload(ops: EngineOps): EngineOps {
   }
 }
 
-let selected: EngineOps | undefined
+const selected = withOneStorePerPayload(await engineFor(getConfig().database.engine))
 
-/** The running engine (from the configuration, chosen on first use). */
+/** The running engine (from the configuration, loaded with this module). */
 export function engine(): EngineOps {
-  selected ??= withOneStorePerPayload(engineFor(getConfig().database.engine))
   return selected
 }
 

@@ -49,7 +49,7 @@ export const sqliteEngine: EngineOps = {
       return false
     }
   },
-  prepare: (payload) => syncSqliteSchema(payload, file()),
+  prepare: async (payload) => void (await syncSqliteSchema(payload, file())),
   contentStore: () => sqliteContentStore(file()),
   claimRefreshToken: async (_payload, tokenHash, reason, now, successor) => claimRefreshTokenSqlite(file(), tokenHash, reason, now, successor),
   hitRateLimit: async (_payload, key, points, durationSeconds) => hitRateLimitSqlite(file(), key, points, durationSeconds),

@@ -3,13 +3,17 @@
  * only outside production and would drop the tables the service keeps beside Payload's).
  * Tables the service manages with raw SQL (full-text index, counters) are named with one of
  * RAW_TABLE_PREFIXES and are left alone. A change that would lose data refuses to start.
+ * drizzle-kit (a 14 MB module whose parse leaves tens of MB a process never gets back) is
+ * loaded only when the schema's fingerprint (./schemaFingerprint) differs from the one
+ * stored after the last successful sync: a restart with the same schema does not push.
  */
 import type { Payload } from 'payload'
 
 import { dropDuplicateNotificationsSqlite } from './notificationDuplicates'
 import { retirePayloadJobsSqlite } from './retiredPayloadJobs'
-import { connection } from './connection'
-import { checkTableNames } from './tables'
+import { connection, statement, tableExists } from './connection'
+import { schemaFingerprint } from './schemaFingerprint'
+import { checkTableNames, SCHEMA_SYNC_TABLE } from './tables'
 
 /** Tables created with raw SQL by src/db modules; schema sync never touches them. */
 export const RAW_TABLE_PREFIXES = ['raw_']
@@ -42,10 +46,36 @@ async function quietly<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function syncSqliteSchema(payload: Payload, file: string): Promise<void> {
+function syncedFingerprint(file: string): string | undefined {
+  if (!tableExists(file, SCHEMA_SYNC_TABLE)) return undefined
+  const row = statement(file, `SELECT fingerprint FROM ${SCHEMA_SYNC_TABLE} WHERE name = 'payload'`).get([]) as [string] | undefined
+  return row?.[0]
+}
+
+/**
+ * Created only after a push: drizzle-kit asks interactively whether a new table is a rename
+ * of one it does not know (a raw_ table), and nobody answers a server's prompt. No CHECK
+ * constraint: drizzle-kit's introspection then sees changed checks on other tables and
+ * rebuilds them.
+ */
+function recordSync(file: string, fingerprint: string): void {
+  connection(file).exec(
+    `CREATE TABLE IF NOT EXISTS ${SCHEMA_SYNC_TABLE} (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, synced_at TEXT NOT NULL)`,
+  )
+  statement(
+    file,
+    `INSERT INTO ${SCHEMA_SYNC_TABLE} (name, fingerprint, synced_at) VALUES ('payload', ?, ?)
+     ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint, synced_at = excluded.synced_at`,
+  ).run([fingerprint, new Date().toISOString()])
+}
+
+/** Brings the database to Payload's schema; returns whether drizzle-kit ran (false: the schema was already synced). */
+export async function syncSqliteSchema(payload: Payload, file: string): Promise<boolean> {
   const adapter = payload.db as unknown as SqliteAdapterLike
   // The service's raw SQL names Payload's tables in one place; it must agree with Payload.
   checkTableNames(adapter.tableNameMap)
+  const fingerprint = schemaFingerprint(adapter.schema)
+  if (syncedFingerprint(file) === fingerprint) return false
   const { pushSchema } = adapter.requireDrizzleKit()
   // Payload's jobs tables left the schema; their unfinished follow-ups move to the outbox first.
   retirePayloadJobsSqlite(file)
@@ -58,5 +88,7 @@ export async function syncSqliteSchema(payload: Payload, file: string): Promise<
     throw new Error(`The database schema change would lose data; migrate it by hand first:\n${lossy.join('\n')}`)
   }
   const db = connection(file)
-  for (const statement of statements) db.exec(statement)
+  for (const sql of statements) db.exec(sql)
+  recordSync(file, fingerprint)
+  return true
 }

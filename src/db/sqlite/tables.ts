@@ -22,6 +22,9 @@ export const TABLES = {
   payloadJobsLog: 'payload_jobs_log',
 } as const
 
+/** The service's own record of the last schema sync (./schemaSync); raw_, so schema sync leaves it alone. */
+export const SCHEMA_SYNC_TABLE = 'raw_schema_sync'
+
 /** Payload's table of a collection or global slug (`tag-renames` → `tag_renames`). */
 export const tableOf = (slug: string): string => slug.replace(/-/g, '_')
 
