@@ -3,9 +3,14 @@
  * These tests hold it to the definition it replaces: FTS5's own
  * `ORDER BY rank, approved_at DESC, id DESC` over `MATCH "t1" OR "t2" …`, row for row.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/config'
+import { sqliteFileOf } from '../../src/db/sqlite/connection'
+import { textRanker } from '../../src/db/sqlite/textRanking'
+import { sqliteVersionOf } from '../../src/db/sqlite/versions'
+import { closeWordReads } from '../../src/db/sqlite/wordReads'
+import { registry } from '../../src/metrics'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
 
@@ -23,6 +28,22 @@ async function oracle(terms: string[], extra = '', extraArgs: unknown[] = []): P
     args: [match, ...extraArgs],
   })
   return res.rows.map((r) => String(r.slug))
+}
+
+/** The slugs of rowids, in their order. */
+async function slugsOf(rowids: ArrayLike<number>): Promise<string[]> {
+  const res = await sqlite().execute({
+    sql: 'SELECT c.slug FROM json_each(?) j JOIN content c ON c.rowid = j.value ORDER BY j.key',
+    args: [JSON.stringify(Array.from(rowids))],
+  })
+  return res.rows.map((r) => String(r.slug))
+}
+
+/** search_word_reads_total by where the words were read. */
+async function wordReads(): Promise<{ thread: number; process: number }> {
+  const values = (await registry.getSingleMetric('search_word_reads_total')!.get()).values
+  const of = (where: string) => values.find((v) => v.labels.where === where)?.value ?? 0
+  return { thread: of('thread'), process: of('process') }
 }
 
 /** Every page of a search through the API, concatenated, and the reported total. */
@@ -51,7 +72,19 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
     await sqlite().execute({ sql: 'UPDATE content SET is_active = 0 WHERE rowid % 23 = 0', args: [] })
     // Equal approval times, so the id tiebreak is exercised too.
     await sqlite().execute({ sql: "UPDATE content SET approved_at = '2025-01-01T00:00:00.000Z' WHERE rowid % 5 = 0 AND status = 'approved'", args: [] })
+    // Words the tokenizer stems and folds, repeated in a row; a word in two thirds of all rows
+    // (an IDF FTS5 floors at 1e-6, and thousands of matches to page through); a hyphenated
+    // word, which FTS5 reads as a two-token phrase.
+    const extend = (words: string, where: string) =>
+      sqlite().execute({ sql: `UPDATE content SET description = coalesce(description, '') || ' ${words}' WHERE ${where}`, args: [] })
+    await extend('Running runners run. Café RÉSUMÉ running', 'rowid % 13 = 1')
+    await extend('runs', 'rowid % 11 = 2')
+    await extend('resume cafe', 'rowid % 19 = 3')
+    await extend('commonplace', 'rowid % 3 <> 0')
+    await extend('e-mail', 'rowid % 7 = 4')
   }, 120_000)
+
+  afterAll(() => closeWordReads())
 
   it('matches FTS5 rank order exactly, ties by approvedAt desc then id desc, for one to three terms', async () => {
     const queries = [
@@ -122,5 +155,61 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
     const last = await searchAll(`q=${terms.join('%20')}`)
     expect(last.slugs).not.toContain(leaving)
     expect(last.slugs).toEqual(await oracle(terms))
+  })
+
+  it('reads words as FTS5 does: stemmed, without accents or case, counted per row', async () => {
+    for (const q of ['running', 'run%20cafe', 'r%C3%A9sum%C3%A9', 'CAF%C3%89%20runners', `runs%20${GENERAL[14]}`]) {
+      const terms = decodeURIComponent(q).toLowerCase().split(' ')
+      const expected = await oracle(terms)
+      expect(expected.length).toBeGreaterThan(20)
+      const got = await searchAll(`q=${q}`)
+      expect(got.total).toBe(expected.length)
+      expect(got.slugs).toEqual(expected)
+    }
+  })
+
+  it('pages through thousands of matches of a word in most rows, in FTS5 order to the last page', async () => {
+    for (const terms of [['commonplace'], ['commonplace', GENERAL[15]!]]) {
+      const expected = await oracle(terms)
+      expect(expected.length).toBeGreaterThan(1500)
+      const got = await searchAll(`q=${terms.join('%20')}`)
+      expect(got.total).toBe(expected.length)
+      expect(got.slugs).toEqual(expected)
+    }
+  })
+
+  it('ranks alike with words read on the thread and in process, and for a word FTS5 reads as a phrase', async () => {
+    const file = sqliteFileOf(getConfig().database.uri)
+    const version = sqliteVersionOf(file, 'content')
+    const onThread = textRanker(file)
+    const inProcess = textRanker(file, { wordThread: false })
+    const before = await wordReads()
+    for (const words of [[GENERAL[16]!, GENERAL[17]!], ['e-mail', GENERAL[18]!], ['commonplace', 'running', GENERAL[19]!]]) {
+      const expected = await oracle(words)
+      const a = await onThread.rank(version, words, 100_000)
+      const b = await inProcess.rank(version, words, 100_000)
+      expect(a.total).toBe(expected.length)
+      expect(await slugsOf(a.order)).toEqual(expected)
+      expect(Array.from(b.order)).toEqual(Array.from(a.order))
+      expect(b.total).toBe(a.total)
+      // Only the first `need` rows are put in order; they are the same rows.
+      expect(Array.from((await onThread.rank(version, words, 7)).order)).toEqual(Array.from(a.order.subarray(0, 7)))
+    }
+    const after = await wordReads()
+    expect(after.thread - before.thread).toBe(7)
+    expect(after.process - before.process).toBe(7)
+  })
+
+  it('reads a word again in process when the data moved on while the thread read it', async () => {
+    const file = sqliteFileOf(getConfig().database.uri)
+    const ranker = textRanker(file)
+    const words = [GENERAL[20]!]
+    const before = await wordReads()
+    // A version the database is not at: the thread finds the data newer and declines.
+    const stale = await ranker.rank('not-the-current-version', words, 100_000)
+    const after = await wordReads()
+    expect(after.process - before.process).toBe(1)
+    expect(after.thread - before.thread).toBe(0)
+    expect(await slugsOf(stale.order)).toEqual(await oracle(words))
   })
 })

@@ -7,53 +7,27 @@
  * (n + 0.5)) (1e-6 when not positive), N is the index's row count, n the rows holding the
  * phrase, f its occurrences in the row, D the row's length in tokens and avgdl the mean length.
  * What makes FTS5's rank slow is D: one docsize lookup per match (9 ms for a word in 15,000 of
- * a million rows). Here every row's length is read once per data version into one array, and a
- * word's rows and counts come from the index's instance vocabulary (1.3 ms for the same word).
- * The same arithmetic in the same order on the same doubles gives the same scores bit for bit;
- * the logarithm is SQLite's ln(), the C library's log that FTS5 calls.
- * test/content/ranking.test.ts holds the result to FTS5's ORDER BY rank, row by row.
+ * a million rows). Here every row's length is read once per data version (./searchCorpus), and
+ * a word's rows and counts come from the index's instance vocabulary (./wordReading, about
+ * 2.5 ms for the same word, on a worker thread: ./wordReads). The same arithmetic in the same
+ * order on the same doubles gives the same scores bit for bit; the logarithm is SQLite's ln(),
+ * the C library's log that FTS5 calls. test/content/ranking.test.ts holds the result to FTS5's
+ * ORDER BY rank, row by row.
  *
- * Ties are broken as the SQL does (`approved_at DESC, id DESC`) through one per-version recency
- * ordinal per public row. A word's scores are cached per data version for its public rows only,
- * keyed by that ordinal and packed (./wordScores), so a query reads its words' lists
- * sequentially and merges them; only the first `need` rows are put in order (a bounded heap),
- * while the total counts them all.
+ * Ties are broken as the SQL does (`approved_at DESC, id DESC`) through the corpus's recency
+ * ordinal of each public row. A word's scores are cached per data version for its public rows
+ * only, in the order a search for that word alone returns them (./wordScores), so a query
+ * merges its words' lists and stops after the rows it needs; only rows several words share
+ * are summed and sorted. The total counts every match.
  */
 import { VersionedCache, VersionedValue } from '../versionedCache'
-import { connection, statement } from './connection'
-import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE } from './contentSchema'
-import { packWordScores, unpackOrdinals, wordScoresBytes, type WordScores } from './wordScores'
-import { TABLES } from './tables'
-
-const CONTENT = TABLES.content
-
-// FTS5's bm25 constants (fts5_aux.c).
-const K1 = 1.2
-const B = 0.75
-const K1_PLUS_1 = K1 + 1.0
-/** FTS5's floor for a word in more than half the rows. */
-const MIN_IDF = 1e-6
+import { readCorpus, type Corpus } from './searchCorpus'
+import { serviceReader } from './sqlReader'
+import { WordReads } from './wordReads'
+import { unpackOrdinals, wordScoresBytes, type WordScores } from './wordScores'
 
 /** Word scores kept per data version (about two bytes per public row holding a word). */
 const MAX_CACHED_SCORE_BYTES = 40 * 1024 * 1024
-/** Words whose tokens are remembered (tokenizing does not depend on the data). */
-const MAX_REMEMBERED_WORDS = 20_000
-
-/** What the ranking needs of the whole index at one data version. */
-type Corpus = {
-  /** N: rows in the index. */
-  rows: number
-  avgdl: number
-  /**
-   * Per rowid, two entries: the row's place newest first among public rows (1-based; 0 = not
-   * public) and D, its length in tokens. Side by side, so a word's rows cost one cache miss each.
-   */
-  byRow: Int32Array
-  /** The largest D. */
-  longest: number
-  /** Public rowids, newest first (approved_at DESC, id DESC). */
-  byOrdinal: Int32Array
-}
 
 export type RankedMatches = {
   /** The best public matches in relevance order, at most `need` of them. */
@@ -62,202 +36,24 @@ export type RankedMatches = {
   total: number
 }
 
-/** One FTS5 phrase for a word: quoted, so nothing in it is read as an operator. */
-export const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`
-
-const TEMP_TABLES = `
-  CREATE VIRTUAL TABLE IF NOT EXISTS temp.raw_content_fts_instances USING fts5vocab(main, ${FTS_TABLE}, instance);
-  CREATE VIRTUAL TABLE IF NOT EXISTS temp.raw_fts_tokenizer USING fts5(text, tokenize = ${FTS_TOKENIZE});
-  CREATE VIRTUAL TABLE IF NOT EXISTS temp.raw_fts_tokenizer_terms USING fts5vocab(temp, raw_fts_tokenizer, instance);`
-
-// `%!.17g` prints a double with 17 significant digits, which parse back to the same double.
-const PHRASE_SQL = `SELECT json_group_array(rowid), json_group_array(format('%!.17g', rank))
-  FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?`
-// A comma list: cheaper for SQLite to build than JSON, and as cheap to read (parseOccurrences).
-const OCCURRENCES_SQL = 'SELECT group_concat(doc) FROM temp.raw_content_fts_instances WHERE term = ?'
-// The same expression FTS5 evaluates, with the same C log.
-const IDF_SQL = 'SELECT ln((?1 - ?2 + 0.5) / (?2 + 0.5))'
-const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`
-const LENGTHS_SQL = `SELECT min(id), max(id), (SELECT group_concat(hex(sz), '') FROM (SELECT sz FROM ${FTS_TABLE}_docsize ORDER BY id))
-  FROM ${FTS_TABLE}_docsize`
-const LENGTH_IDS_SQL = `SELECT json_group_array(id) FROM (SELECT id FROM ${FTS_TABLE}_docsize ORDER BY id)`
-const RECENCY_SQL = `SELECT json_group_array(rowid) FROM (
-  SELECT rowid FROM ${CONTENT} WHERE status = 'approved' AND is_active = 1 ORDER BY approved_at DESC, id DESC)`
-
-/** SQLite's varint (FTS5 stores its sizes in them): big-endian 7-bit groups, a 9th byte of 8. */
-function readVarint(bytes: ArrayLike<number>, at: number): [value: number, next: number] {
-  let value = 0
-  for (let i = 0; i < 8; i++) {
-    const byte = bytes[at + i]!
-    value = value * 128 + (byte & 127)
-    if (byte < 128) return [value, at + i + 1]
-  }
-  return [value * 256 + bytes[at + 8]!, at + 9]
-}
-
 /**
- * The rows of a comma list with one entry per occurrence (ascending, so a row's occurrences
- * are adjacent), each once, and how often it occurs.
+ * The ranker of one database file. `wordThread: false` reads unseen words in process (tests
+ * compare both ways).
  */
-export function parseOccurrences(csv: string): { rows: Int32Array; counts: Int32Array } {
-  let commas = 0
-  for (let i = 0; i < csv.length; i++) if (csv.charCodeAt(i) === 44) commas++
-  const size = csv.length === 0 ? 0 : commas + 1
-  const rows = new Int32Array(size)
-  const counts = new Int32Array(size)
-  let n = -1
-  let value = 0
-  for (let i = 0; i <= csv.length; i++) {
-    const c = i < csv.length ? csv.charCodeAt(i) : 44
-    if (c !== 44) {
-      value = value * 10 + (c - 48)
-      continue
-    }
-    if (n >= 0 && rows[n] === value) counts[n]!++
-    else {
-      rows[++n] = value
-      counts[n] = 1
-    }
-    value = 0
-  }
-  return { rows: rows.subarray(0, n + 1), counts: counts.subarray(0, n + 1) }
-}
-
-export function textRanker(file: string) {
-  const get = (sql: string, args: unknown[] = []): unknown[] | undefined => {
-    const stmt = statement(file, sql)
-    return (stmt.get as (...a: unknown[]) => unknown[] | undefined).apply(stmt, args)
-  }
-  const prepared = new WeakSet<object>()
-  /** The temporary tables live on the connection: made again if it was reopened. */
-  const ensureTempTables = () => {
-    const db = connection(file)
-    if (prepared.has(db)) return
-    db.exec(TEMP_TABLES)
-    prepared.add(db)
-  }
-
+export function textRanker(file: string, { wordThread = true }: { wordThread?: boolean } = {}) {
   const corpusValue = new VersionedValue<Corpus>('search_corpus')
   const wordCache = new VersionedCache<WordScores>('search_terms', 100_000, MAX_CACHED_SCORE_BYTES, wordScoresBytes)
-  const remembered = new Map<string, string[]>()
-
-  /** The tokens FTS5 makes of a word (stemmed, folded): tokenized by a scratch index of the same kind. */
-  const tokensOf = (word: string): string[] => {
-    const known = remembered.get(word)
-    if (known) return known
-    ensureTempTables()
-    statement(file, 'INSERT INTO temp.raw_fts_tokenizer(rowid, text) VALUES (1, ?)').run(word)
-    const rows = statement(file, 'SELECT term FROM temp.raw_fts_tokenizer_terms ORDER BY offset').all() as unknown[][]
-    statement(file, 'DELETE FROM temp.raw_fts_tokenizer').run()
-    const tokens = rows.map((r) => String(r[0]))
-    if (remembered.size >= MAX_REMEMBERED_WORDS) remembered.clear()
-    remembered.set(word, tokens)
-    return tokens
-  }
-
-  const readCorpus = async (): Promise<Corpus> => {
-    // N and the total length: FTS5's averages record (varints: rows, then tokens per column).
-    const averages = get(AVERAGES_SQL)?.[0] as Uint8Array | undefined
-    let rows = 0
-    let tokens = 0
-    if (averages) {
-      let at: number
-      ;[rows, at] = readVarint(averages, 0)
-      while (at < averages.length) {
-        let columnTokens: number
-        ;[columnTokens, at] = readVarint(averages, at)
-        tokens += columnTokens
-      }
+  const reads = new WordReads(file, wordThread)
+  // A word asked for by several requests at once is read once.
+  const reading = new Map<string, Promise<WordScores>>()
+  const readOnce = (corpus: Corpus, version: string, word: string) => {
+    const key = `${version}\u0000${word}`
+    let pending = reading.get(key)
+    if (!pending) {
+      pending = reads.read(corpus, version, word).finally(() => reading.delete(key))
+      reading.set(key, pending)
     }
-    // D per row: the docsize blobs (a varint per column), summed.
-    const [minId, maxId, hex] = get(LENGTHS_SQL) ?? []
-    // One hex string for all rows: a million blobs stepped one by one would take a second.
-    const sizes = Buffer.from(String(hex ?? ''), 'hex')
-    const lengths = new Int32Array(Math.floor(sizes.length / FTS_COLUMNS.length))
-    let count = 0
-    let longest = 0
-    for (let at = 0; at < sizes.length; ) {
-      let d = 0
-      for (let c = 0; c < FTS_COLUMNS.length; c++) {
-        let n: number
-        ;[n, at] = readVarint(sizes, at)
-        d += n
-      }
-      lengths[count++] = d
-      if (d > longest) longest = d
-    }
-    // Rowids are dense in practice (content is never deleted); read them only when they are not.
-    const ids =
-      count === 0 || Number(maxId) - Number(minId) + 1 === count
-        ? undefined
-        : (JSON.parse(String(get(LENGTH_IDS_SQL)?.[0] ?? '[]')) as number[])
-    const rowidOf = (i: number) => (ids ? ids[i]! : Number(minId) + i)
-    const byOrdinal = Int32Array.from(JSON.parse(String(get(RECENCY_SQL)?.[0] ?? '[]')) as number[])
-    let lastRow = count === 0 ? 0 : rowidOf(count - 1)
-    for (const rowid of byOrdinal) if (rowid > lastRow) lastRow = rowid
-    const byRow = new Int32Array(2 * (lastRow + 1))
-    for (let i = 0; i < count; i++) byRow[2 * rowidOf(i) + 1] = lengths[i]!
-    byOrdinal.forEach((rowid, i) => (byRow[2 * rowid] = i + 1))
-    return { rows, avgdl: tokens / rows, byRow, longest, byOrdinal }
-  }
-
-  /** A word's score for each public row holding it. */
-  const readWord = (corpus: Corpus, word: string): WordScores => {
-    const tokens = tokensOf(word)
-    if (tokens.length !== 1) return readPhrase(corpus, word)
-    const { byRow, avgdl, longest } = corpus
-    const { rows: matched, counts } = parseOccurrences(String(get(OCCURRENCES_SQL, [tokens[0]])?.[0] ?? ''))
-    const n = matched.length
-    const computed = Number(get(IDF_SQL, [corpus.rows, n])?.[0])
-    const idf = computed > 0 ? computed : MIN_IDF
-    // The score depends on (f, D) only: one class per pair seen (f = 1, nearly every row, by D).
-    const classScores: number[] = []
-    const classOf = (f: number, d: number) => {
-      classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
-      return classScores.length - 1
-    }
-    const once = new Int32Array(longest + 1).fill(-1)
-    const repeated = new Map<string, number>()
-    const ordinals = new Int32Array(n)
-    const classes = new Int32Array(n)
-    let kept = 0
-    for (let i = 0; i < n; i++) {
-      const row = matched[i]!
-      const f = counts[i]!
-      const o = 2 * row < byRow.length ? byRow[2 * row]! : 0
-      if (o === 0) continue
-      const d = byRow[2 * row + 1]!
-      let c: number
-      if (f === 1) {
-        c = once[d]!
-        if (c < 0) c = once[d] = classOf(1, d)
-      } else {
-        c = repeated.get(`${f}:${d}`) ?? -1
-        if (c < 0) repeated.set(`${f}:${d}`, (c = classOf(f, d)))
-      }
-      ordinals[kept] = o
-      classes[kept++] = c
-    }
-    return packWordScores(ordinals, classes, classScores, kept)
-  }
-
-  /** A word FTS5 makes several tokens of (a phrase), or none: FTS5 ranks it alone (rank = −score). */
-  const readPhrase = (corpus: Corpus, word: string): WordScores => {
-    const { byRow } = corpus
-    const row = get(PHRASE_SQL, [ftsPhrase(word)])
-    const matches = JSON.parse(String(row?.[0] ?? '[]')) as number[]
-    const ranks = JSON.parse(String(row?.[1] ?? '[]')) as string[]
-    const ordinals = new Int32Array(matches.length)
-    const classes = new Int32Array(matches.length)
-    const classScores: number[] = []
-    let kept = 0
-    matches.forEach((r, i) => {
-      const o = 2 * r < byRow.length ? byRow[2 * r]! : 0
-      if (o === 0) return
-      ordinals[kept] = o
-      classes[kept++] = classScores.push(-Number(ranks[i])) - 1
-    })
-    return packWordScores(ordinals, classes, classScores, kept)
+    return pending
   }
 
   return {
@@ -267,9 +63,9 @@ export function textRanker(file: string) {
      * says which of them pass the query's other filters.
      */
     async rank(version: string, words: string[], need: number, keep?: (rows: Int32Array) => Set<number>): Promise<RankedMatches> {
-      const corpus = await corpusValue.get(version, readCorpus)
+      const corpus = await corpusValue.get(version, async () => readCorpus(serviceReader(file)))
       const lists: WordScores[] = []
-      for (const word of words) lists.push(await wordCache.get(version, word, () => readWord(corpus, word)))
+      for (const word of words) lists.push(await wordCache.get(version, word, () => readOnce(corpus, version, word)))
       // From here on nothing awaits, so the shared scratch buffers are this call's alone.
       const { order, total } = bestOf(lists, corpus.byOrdinal, need, keep)
       return { order, total }
