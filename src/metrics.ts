@@ -43,12 +43,6 @@ const dbDuration = new client.Histogram({
   buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
 })
 
-const searchWordReads = new client.Counter({
-  name: 'search_word_reads_total',
-  help: 'Search words read from the text index (not cached at the current data version), by where: "thread" (the word-reading thread) or "process" (no thread, or the data moved on while it read).',
-  labelNames: ['where'] as const,
-})
-
 const followUpFailures = new client.Counter({
   name: 'followup_job_failures_total',
   help: 'Follow-up job runs that failed, by kind and whether the job will be retried.',
@@ -104,12 +98,6 @@ export function timedMethods<T extends object>(store: T): T {
     }
   }
   return timed as T
-}
-
-const wordReadsBy = { thread: searchWordReads.labels('thread'), process: searchWordReads.labels('process') }
-
-export function searchWordRead(where: 'thread' | 'process'): void {
-  wordReadsBy[where].inc()
 }
 
 export function followUpFailed(kind: string, willRetry: boolean): void {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { parseOccurrences } from '../../src/db/sqlite/wordReading'
+import { parseIntegers, parseOccurrences } from '../../src/db/sqlite/commaLists'
 import { packWordScores, unpackOrdinals, type WordScores } from '../../src/db/sqlite/wordScores'
 
 /** The packed rows as (ordinal, score) pairs, in packed order. */
@@ -81,5 +81,10 @@ describe('occurrence lists', () => {
     expect(Array.from(parseOccurrences('').rows)).toEqual([])
     const one = parseOccurrences('42')
     expect([Array.from(one.rows), Array.from(one.counts)]).toEqual([[42], [1]])
+  })
+
+  it('read plain integer lists', () => {
+    expect(Array.from(parseIntegers('3,1,2,1000000'))).toEqual([3, 1, 2, 1000000])
+    expect(Array.from(parseIntegers(''))).toEqual([])
   })
 })

@@ -144,7 +144,7 @@ const RANKED_STEP = 200
 type SearchOrder = { order: Int32Array; total: number | undefined }
 const searchOrders = new VersionedCache<SearchOrder>('search_orders', 200, 2_000_000, (o) => o.order.length + 1)
 /** Whole pages (rows and total) by query. */
-const pages = new VersionedCache<ContentPage>('content_pages', 2_000, 20_000, (p) => p.rows.length + 1)
+const pages = new VersionedCache<ContentPage>('content_pages', 1_000, 6_000, (p) => p.rows.length + 1)
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',

@@ -7,7 +7,6 @@ import { getConfig } from '../../config'
 import type { EngineOps } from '../engineOps'
 import { newHexId } from '../ids'
 import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
-import { closeWordReads } from './wordReads'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { sqliteContentStore } from './contentStore'
 import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
@@ -63,10 +62,7 @@ export const sqliteEngine: EngineOps = {
   failFollowUp: async (_payload, failure) => failFollowUpSqlite(file(), failure),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(file(), contentId),
   followUpDepth: async (_payload, now) => followUpDepthSqlite(file(), now),
-  closeOwnConnections: () => {
-    closeWordReads()
-    closeConnection()
-  },
+  closeOwnConnections: closeConnection,
   versionOf: async (_payload, domain) => sqliteVersionOf(file(), domain),
   // Triggers move the counters in the writing transaction.
   onDomainWrite: async () => undefined,

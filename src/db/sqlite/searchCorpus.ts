@@ -5,6 +5,7 @@
  * result is shared by every query until the next content write.
  */
 import { FTS_COLUMNS, FTS_TABLE } from './contentSchema'
+import { parseIntegers } from './commaLists'
 import type { SqlReader } from './sqlReader'
 import { TABLES } from './tables'
 
@@ -31,7 +32,7 @@ const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`
 const LENGTHS_SQL = `SELECT min(id), max(id), (SELECT group_concat(hex(sz), '') FROM (SELECT sz FROM ${FTS_TABLE}_docsize ORDER BY id))
   FROM ${FTS_TABLE}_docsize`
 const LENGTH_IDS_SQL = `SELECT json_group_array(id) FROM (SELECT id FROM ${FTS_TABLE}_docsize ORDER BY id)`
-const RECENCY_SQL = `SELECT json_group_array(rowid) FROM (
+const RECENCY_SQL = `SELECT group_concat(rowid) FROM (
   SELECT rowid FROM ${TABLES.content} WHERE status = 'approved' AND is_active = 1 ORDER BY approved_at DESC, id DESC)`
 
 /** SQLite's varint (FTS5 stores its sizes in them): big-endian 7-bit groups, a 9th byte of 8. */
@@ -83,7 +84,7 @@ export function readCorpus(db: SqlReader): Corpus {
       ? undefined
       : (JSON.parse(String(get(LENGTH_IDS_SQL)?.[0] ?? '[]')) as number[])
   const rowidOf = (i: number) => (ids ? ids[i]! : Number(minId) + i)
-  const byOrdinal = Int32Array.from(JSON.parse(String(get(RECENCY_SQL)?.[0] ?? '[]')) as number[])
+  const byOrdinal = parseIntegers(String(get(RECENCY_SQL)?.[0] ?? ''))
   let lastRow = count === 0 ? 0 : rowidOf(count - 1)
   for (const rowid of byOrdinal) if (rowid > lastRow) lastRow = rowid
   const byRow = new Int32Array(new SharedArrayBuffer(4 * 2 * (lastRow + 1)))

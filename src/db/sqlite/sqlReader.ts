@@ -1,6 +1,6 @@
 /**
- * The few calls the search's readers make of a connection, so the same reading code runs on
- * the service's connection (./connection) and on a worker thread's own.
+ * The few calls the search's readers (./searchCorpus, ./wordReading) make of the service's
+ * connection (./connection): rows as arrays, through its prepared-statement cache.
  */
 import Database from 'libsql'
 
@@ -31,26 +31,5 @@ export function serviceReader(file: string): SqlReader {
     get handle() {
       return connection(file)
     },
-  }
-}
-
-/** A connection of its own (a worker thread's), with its own statement cache. */
-export function ownReader(db: InstanceType<typeof Database>): SqlReader {
-  const statements = new Map<string, Statement>()
-  const prepared = (sql: string) => {
-    let stmt = statements.get(sql)
-    if (!stmt) {
-      stmt = db.prepare(sql)
-      if (stmt.reader) stmt.raw(true)
-      statements.set(sql, stmt)
-    }
-    return stmt
-  }
-  return {
-    get: (sql, args = []) => call(prepared(sql), 'get', args),
-    all: (sql, args = []) => call(prepared(sql), 'all', args),
-    run: (sql, args = []) => void call(prepared(sql), 'run', args),
-    exec: (sql) => void db.exec(sql),
-    handle: db,
   }
 }

@@ -9,7 +9,7 @@
  * What makes FTS5's rank slow is D: one docsize lookup per match (9 ms for a word in 15,000 of
  * a million rows). Here every row's length is read once per data version (./searchCorpus), and
  * a word's rows and counts come from the index's instance vocabulary (./wordReading, about
- * 2.5 ms for the same word, on a worker thread: ./wordReads). The same arithmetic in the same
+ * 2.5 ms for the same word, packing included). The same arithmetic in the same
  * order on the same doubles gives the same scores bit for bit; the logarithm is SQLite's ln(),
  * the C library's log that FTS5 calls. test/content/ranking.test.ts holds the result to FTS5's
  * ORDER BY rank, row by row.
@@ -23,7 +23,7 @@
 import { VersionedCache, VersionedValue } from '../versionedCache'
 import { readCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
-import { WordReads } from './wordReads'
+import { readWordScores } from './wordReading'
 import { unpackOrdinals, wordScoresBytes, type WordScores } from './wordScores'
 
 /** Word scores kept per data version (about two bytes per public row holding a word). */
@@ -36,25 +36,10 @@ export type RankedMatches = {
   total: number
 }
 
-/**
- * The ranker of one database file. `wordThread: false` reads unseen words in process (tests
- * compare both ways).
- */
-export function textRanker(file: string, { wordThread = true }: { wordThread?: boolean } = {}) {
+/** The ranker of one database file. */
+export function textRanker(file: string) {
   const corpusValue = new VersionedValue<Corpus>('search_corpus')
   const wordCache = new VersionedCache<WordScores>('search_terms', 100_000, MAX_CACHED_SCORE_BYTES, wordScoresBytes)
-  const reads = new WordReads(file, wordThread)
-  // A word asked for by several requests at once is read once.
-  const reading = new Map<string, Promise<WordScores>>()
-  const readOnce = (corpus: Corpus, version: string, word: string) => {
-    const key = `${version}\u0000${word}`
-    let pending = reading.get(key)
-    if (!pending) {
-      pending = reads.read(corpus, version, word).finally(() => reading.delete(key))
-      reading.set(key, pending)
-    }
-    return pending
-  }
 
   return {
     /**
@@ -65,7 +50,7 @@ export function textRanker(file: string, { wordThread = true }: { wordThread?: b
     async rank(version: string, words: string[], need: number, keep?: (rows: Int32Array) => Set<number>): Promise<RankedMatches> {
       const corpus = await corpusValue.get(version, async () => readCorpus(serviceReader(file)))
       const lists: WordScores[] = []
-      for (const word of words) lists.push(await wordCache.get(version, word, () => readOnce(corpus, version, word)))
+      for (const word of words) lists.push(await wordCache.get(version, word, () => readWordScores(serviceReader(file), corpus, word)))
       // From here on nothing awaits, so the shared scratch buffers are this call's alone.
       const { order, total } = bestOf(lists, corpus.byOrdinal, need, keep)
       return { order, total }

@@ -1,11 +1,11 @@
 /**
  * Reading one query word's scores from the text index (./textRanking explains the ranking):
  * its rows and counts from the index's instance vocabulary, each public row's score by FTS5's
- * bm25 expression from the corpus's row lengths, packed in search order (./wordScores). Runs on
- * the service's connection or on a worker thread's (./wordReads); the reader's temporary
- * tables are made on first use.
+ * bm25 expression from the corpus's row lengths, packed in search order (./wordScores). The
+ * temporary tables it reads through are made on the connection on first use.
  */
 import { FTS_TABLE, FTS_TOKENIZE } from './contentSchema'
+import { parseOccurrences } from './commaLists'
 import type { WordCorpus } from './searchCorpus'
 import type { SqlReader } from './sqlReader'
 import { packWordScores, type WordScores } from './wordScores'
@@ -34,32 +34,6 @@ const PHRASE_SQL = `SELECT json_group_array(rowid), json_group_array(format('%!.
 const OCCURRENCES_SQL = 'SELECT group_concat(doc) FROM temp.raw_content_fts_instances WHERE term = ?'
 // The same expression FTS5 evaluates, with the same C log.
 const IDF_SQL = 'SELECT ln((?1 - ?2 + 0.5) / (?2 + 0.5))'
-
-/**
- * The rows of a comma list with one entry per occurrence (ascending, so a row's occurrences
- * are adjacent), each once, and how often it occurs.
- */
-export function parseOccurrences(csv: string): { rows: Int32Array; counts: Int32Array } {
-  // Every entry takes at least two characters with its comma.
-  const rows = new Int32Array((csv.length + 1) >> 1)
-  const counts = new Int32Array(rows.length)
-  let n = -1
-  let value = 0
-  for (let i = 0; i <= csv.length; i++) {
-    const c = i < csv.length ? csv.charCodeAt(i) : 44
-    if (c !== 44) {
-      value = value * 10 + (c - 48)
-      continue
-    }
-    if (n >= 0 && rows[n] === value) counts[n]!++
-    else {
-      rows[++n] = value
-      counts[n] = 1
-    }
-    value = 0
-  }
-  return { rows: rows.subarray(0, n + 1), counts: counts.subarray(0, n + 1) }
-}
 
 const prepared = new WeakSet<object>()
 const remembered = new Map<string, string[]>()
