@@ -18,4 +18,4 @@ RUN mkdir -p /app/data/media /app/.next/cache \
 USER node
 EXPOSE 3000
 # server.ts runs through tsx, a runtime dependency (package.json "dependencies").
-CMD ["node", "--max-old-space-size=384", "--import", "tsx", "server.ts"]
+CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=8", "--import", "tsx", "server.ts"]
