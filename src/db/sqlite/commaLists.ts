@@ -3,32 +3,6 @@
  * to build and to read than one row per value through the driver, or than JSON.
  */
 
-/**
- * The rows of a comma list with one entry per occurrence (ascending, so a row's occurrences
- * are adjacent), each once, and how often it occurs.
- */
-export function parseOccurrences(csv: string): { rows: Int32Array; counts: Int32Array } {
-  // Every entry takes at least two characters with its comma.
-  const rows = new Int32Array((csv.length + 1) >> 1)
-  const counts = new Int32Array(rows.length)
-  let n = -1
-  let value = 0
-  for (let i = 0; i <= csv.length; i++) {
-    const c = i < csv.length ? csv.charCodeAt(i) : 44
-    if (c !== 44) {
-      value = value * 10 + (c - 48)
-      continue
-    }
-    if (n >= 0 && rows[n] === value) counts[n]!++
-    else {
-      rows[++n] = value
-      counts[n] = 1
-    }
-    value = 0
-  }
-  return { rows: rows.subarray(0, n + 1), counts: counts.subarray(0, n + 1) }
-}
-
 /** The integers of a comma list, in order. */
 export function parseIntegers(csv: string): Int32Array {
   // Every entry takes at least two characters with its comma.
@@ -44,5 +18,25 @@ export function parseIntegers(csv: string): Int32Array {
     out[n++] = value
     value = 0
   }
-  return csv.length === 0 ? out.subarray(0, 0) : out.slice(0, n)
+  // A copy of the right length: a view would keep the whole estimate alive.
+  return out.slice(0, csv.length === 0 ? 0 : n)
+}
+
+/**
+ * The rows of a comma list with one entry per occurrence (ascending, so a row's occurrences
+ * are adjacent), each once, and how often it occurs.
+ */
+export function parseOccurrences(csv: string): { rows: Int32Array; counts: Int32Array } {
+  const all = parseIntegers(csv)
+  const rows = new Int32Array(all.length)
+  const counts = new Int32Array(all.length)
+  let n = -1
+  for (let i = 0; i < all.length; i++) {
+    if (n >= 0 && rows[n] === all[i]) counts[n]!++
+    else {
+      rows[++n] = all[i]!
+      counts[n] = 1
+    }
+  }
+  return { rows: rows.subarray(0, n + 1), counts: counts.subarray(0, n + 1) }
 }
