@@ -58,3 +58,15 @@ export function resolveDatabaseUri(env: UriEnv, problems: string[]): string {
     dbName: env.DB_NAME,
   })
 }
+
+/** The engine a connection URI names. */
+export const engineOfUri = (uri: string): 'sqlite' | 'mongodb' => (uri.startsWith('mongodb') ? 'mongodb' : 'sqlite')
+
+/**
+ * The configured engine, from the environment alone: for choosing the engine's module when
+ * src/db/engine loads, before anything may parse (and cache) the whole configuration. A test
+ * file sets its variables after its imports have run, and must still get them.
+ */
+export function configuredEngine(env: Record<string, string | undefined> = process.env): 'sqlite' | 'mongodb' {
+  return engineOfUri(resolveDatabaseUri(env, []))
+}

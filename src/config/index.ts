@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
 
-import { resolveDatabaseUri } from './databaseUri'
+import { engineOfUri, resolveDatabaseUri } from './databaseUri'
+
+export { configuredEngine } from './databaseUri'
 import { envSchema, type RawEnv } from './schema'
 import { TRUST_NOTHING, type TrustProxy } from './trustProxy'
 
@@ -157,7 +159,7 @@ export function parseConfig(
     database: {
       uri,
       name: raw.DB_NAME,
-      engine: uri.startsWith('mongodb') ? 'mongodb' : 'sqlite',
+      engine: engineOfUri(uri),
     },
     payloadSecret,
     auth: {

@@ -11,7 +11,7 @@
  */
 import type { Payload } from 'payload'
 
-import { getConfig } from '../config'
+import { configuredEngine } from '../config'
 import { timedMethods } from '../metrics'
 import type { ContentStore } from './contentTypes'
 import type { Engine, EngineOps } from './engineOps'
@@ -63,7 +63,9 @@ function withOneStorePerPayload(ops: EngineOps): EngineOps {
   }
 }
 
-const selected = withOneStorePerPayload(await engineFor(getConfig().database.engine))
+// From the environment alone: parsing the whole configuration here would fix it before a test
+// file's own variables (set after its imports) are in place.
+const selected = withOneStorePerPayload(await engineFor(configuredEngine()))
 
 /** The running engine (from the configuration, loaded with this module). */
 export function engine(): EngineOps {
