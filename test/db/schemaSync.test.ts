@@ -60,22 +60,24 @@ describe.runIf(sqlite)('SQLite schema sync', () => {
     expect(kitLoads).toBe(0)
   })
 
-  it('a changed schema (a stored fingerprint that differs) pushes and stores the new fingerprint', async () => {
-    setStored('0'.repeat(64))
+  /** A start that loads drizzle-kit once, pushes, and records the current fingerprint. */
+  async function expectPushRecorded(): Promise<void> {
     kitLoads = 0
     await expect(syncSqliteSchema(payload, file)).resolves.toBe(true)
     expect(kitLoads).toBe(1)
     expect(stored()).toEqual([{ fingerprint: schemaFingerprint(adapter.schema) }])
+  }
+
+  it('a changed schema (a stored fingerprint that differs) pushes and stores the new fingerprint', async () => {
+    setStored('0'.repeat(64))
+    await expectPushRecorded()
   })
 
   it('a missing fingerprint row (a database from before this record) pushes', async () => {
     const db = new Database(file)
     db.exec(`DELETE FROM ${SCHEMA_SYNC_TABLE}`)
     db.close()
-    kitLoads = 0
-    await expect(syncSqliteSchema(payload, file)).resolves.toBe(true)
-    expect(kitLoads).toBe(1)
-    expect(stored()).toEqual([{ fingerprint: schemaFingerprint(adapter.schema) }])
+    await expectPushRecorded()
   })
 
   it('a change that would lose data refuses, changes nothing and records no sync', async () => {
