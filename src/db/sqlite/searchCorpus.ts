@@ -16,7 +16,7 @@ export type Corpus = {
   /**
    * Per rowid, two entries: the row's place newest first among public rows (1-based; 0 = not
    * public) and D, its length in tokens. Side by side, so a word's rows cost one cache miss
-   * each; in shared memory, so a worker thread reads it without a copy.
+   * each.
    */
   byRow: Int32Array
   /** The largest D. */
@@ -25,7 +25,7 @@ export type Corpus = {
   byOrdinal: Int32Array
 }
 
-/** What reading a word needs of the corpus (what a worker thread is sent). */
+/** What reading a word needs of the corpus (./wordReading). */
 export type WordCorpus = Pick<Corpus, 'rows' | 'avgdl' | 'byRow' | 'longest'>
 
 const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`
@@ -87,7 +87,7 @@ export function readCorpus(db: SqlReader): Corpus {
   const byOrdinal = parseIntegers(String(get(RECENCY_SQL)?.[0] ?? ''))
   let lastRow = count === 0 ? 0 : rowidOf(count - 1)
   for (const rowid of byOrdinal) if (rowid > lastRow) lastRow = rowid
-  const byRow = new Int32Array(new SharedArrayBuffer(4 * 2 * (lastRow + 1)))
+  const byRow = new Int32Array(2 * (lastRow + 1))
   for (let i = 0; i < count; i++) byRow[2 * rowidOf(i) + 1] = lengths[i]!
   byOrdinal.forEach((rowid, i) => (byRow[2 * rowid] = i + 1))
   return { rows, avgdl: tokens / rows, byRow, longest, byOrdinal }
