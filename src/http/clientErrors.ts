@@ -15,42 +15,40 @@ type Refusal = { status: number; reason: string; message: string; problem: Field
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
 
-/** Node's error code -> the answer. Codes are llhttp's (`HPE_*`) and Node's own timeout. */
+/** Node's error codes (llhttp's `HPE_*` and Node's own timeout) with an answer of their own. */
+const REFUSALS: Record<string, Omit<Refusal, 'reason'>> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    message: 'The request headers are too large.',
+    problem: { field: '(headers)', constraint: 'max_bytes' },
+    msg: 'request.rejected',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    message: 'The request did not arrive in time.',
+    problem: { field: '(request)', constraint: 'timeout' },
+    msg: 'request.timeout',
+  },
+  HPE_INVALID_METHOD: {
+    status: 400,
+    message: 'The request method is not recognised.',
+    problem: { field: '(request)', constraint: 'http_method' },
+    msg: 'request.rejected',
+  },
+}
+
+/** Any other parse error. */
+const NOT_HTTP: Omit<Refusal, 'reason'> = {
+  status: 400,
+  message: 'The request is not valid HTTP.',
+  problem: { field: '(request)', constraint: 'http_syntax' },
+  msg: 'request.rejected',
+}
+
+/** Node's error code -> the answer. */
 export function refusalFor(code: string | undefined): Refusal {
-  switch (code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        reason: code,
-        message: 'The request headers are too large.',
-        problem: { field: '(headers)', constraint: 'max_bytes' },
-        msg: 'request.rejected',
-      }
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return {
-        status: 408,
-        reason: code,
-        message: 'The request did not arrive in time.',
-        problem: { field: '(request)', constraint: 'timeout' },
-        msg: 'request.timeout',
-      }
-    case 'HPE_INVALID_METHOD':
-      return {
-        status: 400,
-        reason: code,
-        message: 'The request method is not recognised.',
-        problem: { field: '(request)', constraint: 'http_method' },
-        msg: 'request.rejected',
-      }
-    default:
-      return {
-        status: 400,
-        reason: code ?? 'unknown',
-        message: 'The request is not valid HTTP.',
-        problem: { field: '(request)', constraint: 'http_syntax' },
-        msg: 'request.rejected',
-      }
-  }
+  const known = code !== undefined && Object.hasOwn(REFUSALS, code) ? REFUSALS[code] : undefined
+  return { ...(known ?? NOT_HTTP), reason: code ?? 'unknown' }
 }
 
 /** The raw HTTP/1.1 answer: status line, JSON type, exact length, Connection: close. */

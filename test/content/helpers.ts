@@ -1,5 +1,7 @@
 import { SignJWT } from 'jose'
 import type { Payload } from 'payload'
+import { createUser, login } from '../auth/helpers'
+import type { TestApp } from '../support/app'
 
 /** An access token as the auth endpoints will issue it: HS256 with JWT_ACCESS_SECRET. */
 export async function tokenFor(permissions: string[], sub = 'aaaaaaaaaaaaaaaaaaaaaaaa'): Promise<string> {
@@ -66,3 +68,19 @@ export async function content(payload: Payload, data: Record<string, unknown>): 
 }
 
 export const slugs = (body: any): string[] => body.data.map((d: any) => d.slug)
+
+/** Two signed-in members and two staff tokens (moderate + approve; delete) held by the admin. */
+export type Cast = { alice: { id: string; token: string }; bob: { id: string; token: string }; moderator: string; deleter: string; adminId: string }
+
+export async function twoMembersAndStaff(app: TestApp): Promise<Cast> {
+  const a = await createUser(app)
+  const b = await createUser(app)
+  const admin = (await app.payload.find({ collection: 'users', where: { email: { equals: 'admin@example.com' } }, overrideAccess: true })).docs[0]!
+  return {
+    alice: { id: String(a.id), token: (await login(app, a.email, a.password)).accessToken },
+    bob: { id: String(b.id), token: (await login(app, b.email, b.password)).accessToken },
+    moderator: await tokenFor(['content.moderate', 'content.approve'], String(admin.id)),
+    deleter: await tokenFor(['content.delete'], String(admin.id)),
+    adminId: String(admin.id),
+  }
+}

@@ -7,8 +7,7 @@ process.env.CONTENT_DEFAULT_GROUP_SLUG = 'data'
 
 import { describe, expect, it } from 'vitest'
 
-import { createUser, login } from '../auth/helpers'
-import { taxonomy, tokenFor } from './helpers'
+import { taxonomy, tokenFor, twoMembersAndStaff } from './helpers'
 import { type TestApp, testApp } from '../support/app'
 
 type Setup = { app: TestApp; alice: { id: string; token: string }; bob: { id: string; token: string }; moderator: string; deleter: string }
@@ -19,13 +18,7 @@ function setup(): Promise<Setup> {
   ready ??= (async () => {
     const app = await testApp()
     await taxonomy(app.payload)
-    const a = await createUser(app)
-    const b = await createUser(app)
-    const admin = (await app.payload.find({ collection: 'users', where: { email: { equals: 'admin@example.com' } }, overrideAccess: true })).docs[0]!
-    const alice = { id: String(a.id), token: (await login(app, a.email, a.password)).accessToken }
-    const bob = { id: String(b.id), token: (await login(app, b.email, b.password)).accessToken }
-    const moderator = await tokenFor(['content.moderate', 'content.approve'], String(admin.id))
-    const deleter = await tokenFor(['content.delete'], String(admin.id))
+    const { alice, bob, moderator, deleter } = await twoMembersAndStaff(app)
     const submit = async (token: string, title: string) => {
       const res = await app.request('POST', '/v1/content/submit', { token, body: { title, url: `https://example.com/mine/${title.replace(/\W/g, '-')}` } })
       expect(res.status, res.text).toBe(201)

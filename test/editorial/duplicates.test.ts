@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest'
 
 import { engine } from '../../src/db/engine'
 import { normalizeUrl } from '../../src/urlNormalize'
-import { createUser, login } from '../auth/helpers'
-import { content, taxonomy, tokenFor } from '../content/helpers'
+import { content, taxonomy, tokenFor, twoMembersAndStaff } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'
 
 describe('normalizeUrl', () => {
@@ -60,17 +59,7 @@ function setup(): Promise<Setup> {
   ready ??= (async () => {
     const app = await testApp()
     await taxonomy(app.payload)
-    const a = await createUser(app)
-    const b = await createUser(app)
-    const admin = (await app.payload.find({ collection: 'users', where: { email: { equals: 'admin@example.com' } }, overrideAccess: true })).docs[0]!
-    return {
-      app,
-      alice: { id: String(a.id), token: (await login(app, a.email, a.password)).accessToken },
-      bob: { id: String(b.id), token: (await login(app, b.email, b.password)).accessToken },
-      moderator: await tokenFor(['content.moderate', 'content.approve'], String(admin.id)),
-      deleter: await tokenFor(['content.delete'], String(admin.id)),
-      adminId: String(admin.id),
-    }
+    return { app, ...(await twoMembersAndStaff(app)) }
   })()
   return ready
 }
