@@ -1,0 +1,228 @@
+/**
+ * A scripted MongoDB wire server: it answers the driver's handshake as a one-member replica
+ * set primary and every other command from a script, and records each command the driver
+ * sends (with its session id, transaction number and transaction flags). It checks what the
+ * driver SENDS (sessions, transactions, retries); it stores nothing and is never a database.
+ *
+ * Written here because the npm package `mongodb-mock-server` (2.0.1) predates OP_MSG, the
+ * only message format driver 6 uses after the handshake. This speaks OP_QUERY/OP_REPLY for
+ * the legacy handshake and OP_MSG for everything else; no compression, no TLS.
+ */
+import net from 'node:net'
+
+import { BSON, ObjectId, type Document } from 'mongodb'
+
+const OP_REPLY = 1
+const OP_QUERY = 2004
+const OP_MSG = 2013
+
+export type SentCommand = {
+  name: string
+  body: Document
+  /** Hex of the session id (lsid.id), when the command carried one. */
+  session?: string
+  txnNumber?: number
+  startTransaction?: boolean
+}
+
+/** Answers a command: a reply document, or undefined for the default answer. */
+export type Script = (command: SentCommand, sent: readonly SentCommand[]) => Document | undefined
+
+export type WireServerOptions = {
+  /** The replica set name `hello` reports; null: a standalone server (no setName). */
+  setName?: string | null
+}
+
+export type WireServer = {
+  port: number
+  /** `mongodb://127.0.0.1:<port>/<db>?replicaSet=<setName>&...`: fast selection, no retries of reads. */
+  uri(db: string, extra?: Record<string, string>): string
+  /** Every command after the handshake, in arrival order (heartbeats excluded). */
+  sent: SentCommand[]
+  /** The commands named `name`. */
+  named(name: string): SentCommand[]
+  close(): Promise<void>
+}
+
+const HANDSHAKE = new Set(['hello', 'ismaster', 'isMaster'])
+
+/** A server error reply, as mongod sends it. */
+export function serverError(code: number, codeName: string, errorLabels: string[] = []): Document {
+  return { ok: 0, code, codeName, errmsg: `${codeName} (scripted)`, ...(errorLabels.length ? { errorLabels } : {}) }
+}
+
+/** Default answers: writes succeed, reads find nothing, everything else is ok. */
+function defaultReply(command: SentCommand): Document {
+  const { name, body } = command
+  const ns = `${String(body.$db)}.${String(body[name])}`
+  switch (name) {
+    case 'insert':
+      return { ok: 1, n: Array.isArray(body.documents) ? body.documents.length : 1 }
+    case 'update':
+      return { ok: 1, n: 1, nModified: 1 }
+    case 'delete':
+      return { ok: 1, n: 1 }
+    case 'find':
+    case 'aggregate':
+    case 'listIndexes':
+      return { ok: 1, cursor: { id: BSON.Long.ZERO, ns, firstBatch: [] } }
+    case 'listCollections':
+      return { ok: 1, cursor: { id: BSON.Long.ZERO, ns: `${String(body.$db)}.$cmd.listCollections`, firstBatch: [] } }
+    case 'findAndModify':
+      return { ok: 1, value: null, lastErrorObject: { n: 0, updatedExisting: false } }
+    case 'count':
+      return { ok: 1, n: 0 }
+    default:
+      return { ok: 1 }
+  }
+}
+
+function describe(body: Document): SentCommand {
+  const name = Object.keys(body)[0] ?? ''
+  const lsid = body.lsid as { id?: { toString(encoding: string): string; buffer?: Uint8Array } } | undefined
+  const sessionId = lsid?.id?.buffer ? Buffer.from(lsid.id.buffer).toString('hex') : undefined
+  const txn = body.txnNumber as { toNumber?: () => number } | number | undefined
+  return {
+    name,
+    body,
+    ...(sessionId ? { session: sessionId } : {}),
+    ...(txn !== undefined ? { txnNumber: typeof txn === 'number' ? txn : Number(txn.toNumber?.()) } : {}),
+    ...(body.startTransaction === true ? { startTransaction: true } : {}),
+  }
+}
+
+function cString(buf: Buffer, at: number): [string, number] {
+  const end = buf.indexOf(0, at)
+  return [buf.toString('utf8', at, end), end + 1]
+}
+
+/** The command document of one OP_MSG (kind 0 body, kind 1 sequences folded in). */
+function parseMsg(message: Buffer): Document {
+  let at = 20 // header (16) + flagBits (4)
+  let body: Document = {}
+  const sequences: Record<string, Document[]> = {}
+  const flags = message.readUInt32LE(16)
+  const end = flags & 1 ? message.length - 4 : message.length // checksum present
+  while (at < end) {
+    const kind = message[at++]
+    if (kind === 0) {
+      const size = message.readInt32LE(at)
+      body = BSON.deserialize(message.subarray(at, at + size))
+      at += size
+    } else {
+      const size = message.readInt32LE(at)
+      const sectionEnd = at + size
+      const [identifier, docsAt] = cString(message, at + 4)
+      const docs: Document[] = []
+      for (let d = docsAt; d < sectionEnd; ) {
+        const docSize = message.readInt32LE(d)
+        docs.push(BSON.deserialize(message.subarray(d, d + docSize)))
+        d += docSize
+      }
+      sequences[identifier] = docs
+      at = sectionEnd
+    }
+  }
+  return { ...body, ...sequences }
+}
+
+function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
+  const h = Buffer.alloc(16)
+  h.writeInt32LE(length, 0)
+  h.writeInt32LE(requestId, 4)
+  h.writeInt32LE(responseTo, 8)
+  h.writeInt32LE(opCode, 12)
+  return h
+}
+
+let nextRequestId = 1
+
+function msgReply(responseTo: number, doc: Document): Buffer {
+  const body = Buffer.from(BSON.serialize(doc))
+  const payload = Buffer.concat([Buffer.alloc(4), Buffer.from([0]), body])
+  return Buffer.concat([header(16 + payload.length, nextRequestId++, responseTo, OP_MSG), payload])
+}
+
+function opReply(responseTo: number, doc: Document): Buffer {
+  const body = Buffer.from(BSON.serialize(doc))
+  const fields = Buffer.alloc(20) // responseFlags, cursorID (8), startingFrom, numberReturned
+  fields.writeInt32LE(1, 16)
+  return Buffer.concat([header(16 + 20 + body.length, nextRequestId++, responseTo, OP_REPLY), fields, body])
+}
+
+export async function startWireServer(script: Script = () => undefined, options: WireServerOptions = {}): Promise<WireServer> {
+  const setName = options.setName === undefined ? 'rs0' : options.setName
+  const sent: SentCommand[] = []
+  const sockets = new Set<net.Socket>()
+  const electionId = new ObjectId('7fffffff0000000000000001')
+  let port = 0
+  let connectionId = 0
+
+  const helloReply = (): Document => {
+    const me = `127.0.0.1:${port}`
+    return {
+      ok: 1, helloOk: true, ismaster: true, isWritablePrimary: true,
+      maxBsonObjectSize: 16 * 1024 * 1024, maxMessageSizeBytes: 48_000_000, maxWriteBatchSize: 100_000,
+      localTime: new Date(), logicalSessionTimeoutMinutes: 30, connectionId: ++connectionId,
+      minWireVersion: 0, maxWireVersion: 21,
+      ...(setName ? { setName, setVersion: 1, electionId, hosts: [me], primary: me, me } : {}),
+    }
+  }
+
+  const answer = (body: Document): Document => {
+    const name = Object.keys(body)[0] ?? ''
+    if (HANDSHAKE.has(name)) return helloReply()
+    const command = describe(body)
+    sent.push(command)
+    return script(command, sent) ?? defaultReply(command)
+  }
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => undefined)
+    let pending = Buffer.alloc(0)
+    socket.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+        const length = pending.readInt32LE(0)
+        const message = pending.subarray(0, length)
+        pending = pending.subarray(length)
+        const requestId = message.readInt32LE(4)
+        const opCode = message.readInt32LE(12)
+        if (opCode === OP_MSG) {
+          socket.write(msgReply(requestId, answer(parseMsg(message))))
+        } else if (opCode === OP_QUERY) {
+          const [, afterName] = cString(message, 20)
+          const queryAt = afterName + 8 // numberToSkip, numberToReturn
+          const query = BSON.deserialize(message.subarray(queryAt, queryAt + message.readInt32LE(queryAt)))
+          socket.write(opReply(requestId, answer(query)))
+        } else {
+          socket.destroy()
+        }
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  port = typeof address === 'object' && address ? address.port : 0
+
+  return {
+    port,
+    sent,
+    named: (name) => sent.filter((c) => c.name === name),
+    uri(db, extra = {}) {
+      const params = new URLSearchParams({
+        ...(setName ? { replicaSet: setName } : {}),
+        serverSelectionTimeoutMS: '2000',
+        heartbeatFrequencyMS: '60000',
+        ...extra,
+      })
+      return `mongodb://127.0.0.1:${port}/${db}?${params}`
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
