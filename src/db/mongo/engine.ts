@@ -8,11 +8,11 @@ import { ensurePayloadIndexes } from './indexes'
 import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'
 import { transitionStatusMongo } from './moderation'
 import { recordedUpdateMongo } from './moderationEvents'
-import { nativeDb } from './native'
+import { nativeClient, nativeDb } from './native'
 import { withTransientRetry } from './retry'
 import { renameTagMongo } from './tagRename'
 import { reorderTaxonomyMongo } from './taxonomyReorder'
-import { requireReplicaSet } from './transaction'
+import { requireReplicaSet, requireReplicaSetInUri } from './transaction'
 import { bumpVersionForRequest, readVersion } from './versions'
 
 export const mongoEngine: EngineOps = {
@@ -29,6 +29,7 @@ export const mongoEngine: EngineOps = {
     }
   },
   async prepare(payload) {
+    requireReplicaSetInUri(nativeClient(payload))
     await requireReplicaSet(nativeDb(payload))
     await ensurePayloadIndexes(payload)
   },

@@ -6,7 +6,7 @@
  * errors; an unknown commit result retries the commit only (the server commits once).
  */
 import { randomUUID } from 'node:crypto'
-import { MongoError, type ClientSession, type Db } from 'mongodb'
+import { MongoError, type ClientSession, type Db, type MongoClient } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { nativeClient, nativeDb } from './native'
@@ -35,6 +35,17 @@ export async function requireReplicaSet(db: Db): Promise<string> {
   const setName: unknown = hello.setName
   if (typeof setName !== 'string' || setName === '') throw new ReplicaSetRequired()
   return setName
+}
+
+/**
+ * Payload's adapter turns its own transactions off, silently, when the connection string
+ * names no replica set (even when the server is a member): every admin-panel save would
+ * then be several non-atomic writes. Refused instead.
+ */
+export function requireReplicaSetInUri(client: Pick<MongoClient, 'options'>): void {
+  if (!client.options.replicaSet) {
+    throw new ReplicaSetRequired('DATABASE_URI has no replicaSet=<name> parameter, so Payload would save without transactions')
+  }
 }
 
 const checked = new WeakSet<Db>()
