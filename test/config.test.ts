@@ -191,6 +191,19 @@ describe('database URI from DATABASE_* parts', () => {
     expect(parseConfig({ DATABASE_HOST: 'localhost' }).database.uri).toBe('mongodb://localhost/?replicaSet=rs0')
   })
 
+  it('names the replica set from DATABASE_REPLICA_SET and connects directly when DATABASE_DIRECT_CONNECTION is true', () => {
+    expect(parseConfig({ DATABASE_HOST: 'localhost', DATABASE_REPLICA_SET: 'prod-rs.1' }).database.uri).toBe(
+      'mongodb://localhost/?replicaSet=prod-rs.1',
+    )
+    expect(parseConfig({ DATABASE_HOST: '127.0.0.1:27017', DATABASE_DIRECT_CONNECTION: 'true' }).database.uri).toBe(
+      'mongodb://127.0.0.1:27017/?replicaSet=rs0&directConnection=true',
+    )
+    expect(problemsOf({ DATABASE_HOST: 'a,b', DATABASE_DIRECT_CONNECTION: 'true', DATABASE_REPLICA_SET: 'rs0&w=0' })).toEqual([
+      'DATABASE_REPLICA_SET: letters, digits, "_", "." and "-" only',
+      'DATABASE_DIRECT_CONNECTION: needs exactly one host in DATABASE_HOST',
+    ])
+  })
+
   it('DATABASE_URI is used as given when DATABASE_HOST is unset', () => {
     expect(parseConfig({ DATABASE_URI: 'mongodb://h/x?replicaSet=rs0', DATABASE_ROOT_PASSWORD: 'ignored' }).database.uri).toBe(
       'mongodb://h/x?replicaSet=rs0',

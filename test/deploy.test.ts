@@ -84,7 +84,7 @@ describe('docker-compose', () => {
     expect(env).toMatchObject({ DATABASE_HOST: 'mongo:27017', DATABASE_ROOT_USER: 'admin', DATABASE_ROOT_PASSWORD: PASSWORD, DB_NAME: 'prod' })
     expect(env.DATABASE_URI ?? '').toBe('')
     const mongo = serviceEnvironment(resolved.stdout, 'mongo')
-    expect(mongo).toEqual({ MONGO_INITDB_ROOT_USERNAME: 'admin', MONGO_INITDB_ROOT_PASSWORD: PASSWORD })
+    expect(mongo).toEqual({ MONGO_INITDB_ROOT_USERNAME: 'admin', MONGO_INITDB_ROOT_PASSWORD: PASSWORD, REPLICA_SET: 'rs0' })
 
     const config = parseConfig({ ...env, NODE_ENV: 'test' })
     const { credentials, hosts, dbName, replicaSet } = new MongoClient(config.database.uri).options
@@ -94,6 +94,33 @@ describe('docker-compose', () => {
       source: 'admin',
     })
     expect({ hosts: hosts.map(String), dbName, replicaSet }).toEqual({ hosts: ['mongo:27017'], dbName: 'prod', replicaSet: 'rs0' })
+  })
+
+  it('names one replica set everywhere: mongod, its initiation and the app, from DATABASE_REPLICA_SET', () => {
+    const resolved = composeConfig(`DATABASE_ROOT_PASSWORD=${PASSWORD}\nDATABASE_REPLICA_SET=prod-rs\n`)
+    expect(resolved.status).toBe(0)
+    expect(serviceEnvironment(resolved.stdout, 'mongo').REPLICA_SET).toBe('prod-rs')
+    const env = serviceEnvironment(resolved.stdout, 'app')
+    expect(env.DATABASE_REPLICA_SET).toBe('prod-rs')
+    expect(resolved.stdout).toContain('--replSet "$$REPLICA_SET"')
+    expect(resolved.stdout).toMatch(/replSetInitiate: \{ _id: process\.env\.REPLICA_SET,/)
+    expect(new MongoClient(parseConfig({ ...env, NODE_ENV: 'test' }).database.uri).options.replicaSet).toBe('prod-rs')
+  })
+
+  it('publishes MongoDB on loopback only, and the documented host recipe connects directly with transactions on', () => {
+    const resolved = composeConfig(`DATABASE_ROOT_PASSWORD=${PASSWORD}\n`)
+    expect(resolved.status).toBe(0)
+    const mongo = resolved.stdout.slice(resolved.stdout.indexOf('  mongo:'))
+    expect(mongo).toMatch(/ports:\n {4}- 127\.0\.0\.1:27017:27017\/tcp\n/)
+    // The recipe (docs): the member's name, mongo:27017, resolves only inside compose's network.
+    const config = parseConfig({
+      NODE_ENV: 'test', DATABASE_HOST: '127.0.0.1:27017', DATABASE_DIRECT_CONNECTION: 'true',
+      DATABASE_ROOT_USER: 'root', DATABASE_ROOT_PASSWORD: PASSWORD,
+    })
+    const { hosts, directConnection, replicaSet, credentials } = new MongoClient(config.database.uri).options
+    expect({ hosts: hosts.map(String), directConnection, replicaSet, password: credentials?.password }).toEqual({
+      hosts: ['127.0.0.1:27017'], directConnection: true, replicaSet: 'rs0', password: PASSWORD,
+    })
   })
 
   it('keeps credentials off command lines: the healthcheck reads them from its environment', () => {

@@ -1,6 +1,7 @@
 /**
  * The database connection URI: DATABASE_URI as given, or a MongoDB URI built from parts
- * (DATABASE_HOST, DATABASE_ROOT_USER, DATABASE_ROOT_PASSWORD, DB_NAME). Built URIs
+ * (DATABASE_HOST, DATABASE_ROOT_USER, DATABASE_ROOT_PASSWORD, DB_NAME, DATABASE_REPLICA_SET,
+ * DATABASE_DIRECT_CONNECTION). Built URIs
  * percent-encode the credentials, so a password with `/ : % @ ? #` (most
  * `openssl rand -base64` outputs) reaches the driver unchanged.
  */
@@ -8,8 +9,11 @@
 /** One `host[:port]` or `[ipv6][:port]`; DATABASE_HOST is a comma-separated list of them. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
-/** The replica set the compose file starts (transactions need one). */
+/** The replica set the compose file starts unless DATABASE_REPLICA_SET names another (transactions need one). */
 export const REPLICA_SET = 'rs0'
+
+/** MongoDB's replica set names: no spaces, slashes or URI delimiters. */
+const REPLICA_SET_NAME = /^[A-Za-z0-9_.-]{1,64}$/
 
 export type DatabaseParts = {
   /** Comma-separated `host[:port]` list, e.g. `mongo:27017` or `a:27017,b:27017`. */
@@ -17,13 +21,24 @@ export type DatabaseParts = {
   user?: string
   password?: string
   dbName?: string
+  replicaSet?: string
+  /**
+   * Talk to the one host given, never to the members it advertises: for a host outside the
+   * set's network (the compose member calls itself `mongo:27017`, a name only the compose
+   * network resolves). Transactions still run: the URI keeps naming the replica set.
+   */
+  directConnection?: boolean
 }
 
-/** `mongodb://<user>:<password>@<hosts>/<db>?authSource=admin&replicaSet=rs0`, every part encoded. */
-export function mongoUriFromParts({ hosts, user, password, dbName }: DatabaseParts): string {
+/** `mongodb://<user>:<password>@<hosts>/<db>?authSource=admin&replicaSet=<name>[&directConnection=true]`, every part encoded. */
+export function mongoUriFromParts({ hosts, user, password, dbName, replicaSet, directConnection }: DatabaseParts): string {
   const credentials =
     user !== undefined && password !== undefined ? `${encodeURIComponent(user)}:${encodeURIComponent(password)}@` : ''
-  const options = new URLSearchParams({ ...(credentials ? { authSource: 'admin' } : {}), replicaSet: REPLICA_SET })
+  const options = new URLSearchParams({
+    ...(credentials ? { authSource: 'admin' } : {}),
+    replicaSet: replicaSet ?? REPLICA_SET,
+    ...(directConnection ? { directConnection: 'true' } : {}),
+  })
   return `mongodb://${credentials}${hosts}/${encodeURIComponent(dbName ?? '')}?${options}`
 }
 
@@ -33,6 +48,8 @@ type UriEnv = {
   DATABASE_ROOT_USER?: string
   DATABASE_ROOT_PASSWORD?: string
   DB_NAME?: string
+  DATABASE_REPLICA_SET?: string
+  DATABASE_DIRECT_CONNECTION?: boolean | string
 }
 
 /**
@@ -51,11 +68,20 @@ export function resolveDatabaseUri(env: UriEnv, problems: string[]): string {
   if ((env.DATABASE_ROOT_USER === undefined) !== (env.DATABASE_ROOT_PASSWORD === undefined)) {
     problems.push('DATABASE_ROOT_USER/DATABASE_ROOT_PASSWORD: set both or neither')
   }
+  if (env.DATABASE_REPLICA_SET !== undefined && !REPLICA_SET_NAME.test(env.DATABASE_REPLICA_SET)) {
+    problems.push('DATABASE_REPLICA_SET: letters, digits, "_", "." and "-" only')
+  }
+  const directConnection = env.DATABASE_DIRECT_CONNECTION === true || env.DATABASE_DIRECT_CONNECTION === 'true'
+  if (directConnection && hosts.length !== 1) {
+    problems.push('DATABASE_DIRECT_CONNECTION: needs exactly one host in DATABASE_HOST')
+  }
   return mongoUriFromParts({
     hosts: hosts.join(','),
     user: env.DATABASE_ROOT_USER,
     password: env.DATABASE_ROOT_PASSWORD,
     dbName: env.DB_NAME,
+    replicaSet: env.DATABASE_REPLICA_SET,
+    directConnection,
   })
 }
 

@@ -52,6 +52,10 @@ export const envSchema = z.object({
   DATABASE_HOST: z.string().min(1).optional(),
   DATABASE_ROOT_USER: z.string().optional(),
   DATABASE_ROOT_PASSWORD: z.string().optional(),
+  /** The replica set's name in the built URI (default rs0). */
+  DATABASE_REPLICA_SET: z.string().min(1).optional(),
+  /** Connect to DATABASE_HOST only, not to the members it advertises (a host outside the set's network). */
+  DATABASE_DIRECT_CONNECTION: envBoolean.optional(),
 
   PAYLOAD_SECRET: z.string().min(1).optional(),
   JWT_ACCESS_SECRET: z.string().optional(),

@@ -31,7 +31,7 @@ beforeEach(() => {
   server.sent.length = 0
 })
 
-const saveFacet = () => payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic' }, overrideAccess: true })
+const saveFacet = () => payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic', color: '#336699' }, overrideAccess: true })
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'commitTransaction', 'abortTransaction'])
 const writes = () => server.sent.filter((c) => WRITES.has(c.name))

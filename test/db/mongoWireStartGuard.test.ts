@@ -27,7 +27,7 @@ afterAll(async () => {
 
 it('refuses a DATABASE_URI without replicaSet=, where Payload would save without transactions', async () => {
   // The hazard, seen on the wire: the server is a replica set member, yet no transaction.
-  await payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic' }, overrideAccess: true })
+  await payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic', color: '#336699' }, overrideAccess: true })
   expect(server.sent.some((c) => c.name === 'insert')).toBe(true)
   expect(server.sent.some((c) => c.startTransaction || c.name === 'commitTransaction')).toBe(false)
 

@@ -37,7 +37,7 @@ async function connect(script: Script, setName: string | null = 'rs0') {
 /** Two writes in one transaction, as the workflow writes do (the row, then its audit event). */
 const twoWrites = (payload: Payload) =>
   inTransaction(payload, async ({ db, session }) => {
-    await db.collection('contents').updateOne({ _id: 1 }, { $set: { status: 'approved' } }, { session })
+    await db.collection<{ _id: number; status?: string }>('contents').updateOne({ _id: 1 }, { $set: { status: 'approved' } }, { session })
     await db.collection('moderation_events').insertOne({ content: 1 }, { session })
     return 'done'
   })
