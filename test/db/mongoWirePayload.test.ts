@@ -6,7 +6,9 @@
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import { serverError, startWireServer, type Script, type WireServer } from '../support/mongoWireServer'
+import { ObjectId, type Document } from 'mongodb'
+
+import { cursorReply, serverError, startWireServer, type Script, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
 let payload: Payload
@@ -51,6 +53,42 @@ describe("Payload's own save on MongoDB", () => {
     const err = await saveFacet().then(() => null, (e: unknown) => e)
     expect(err).toBeInstanceOf(Error)
     expect(writes().map(target)).toEqual(['insert facets', 'update raw_versions', 'abortTransaction'])
+  })
+
+  it('start-up deletes duplicate notifications before Payload builds their unique index', async () => {
+    const extra = new ObjectId('65a1b2c3d4e5f60718293a02')
+    script = (c) => {
+      if (c.name === 'aggregate' && c.body.aggregate === 'notifications') return cursorReply('wire.notifications', [{ extra: [extra] }])
+      return undefined
+    }
+    const { engine } = await import('../../src/db/engine')
+    await engine().prepare(payload)
+    const on = (name: string) => server.sent.findIndex((c) => c.name === name && c.body[name] === 'notifications')
+    expect(on('delete')).toBeGreaterThan(-1)
+    expect(on('delete')).toBeLessThan(on('createIndexes'))
+    expect((server.sent[on('delete')]?.body.deletes as Document[])[0]?.q).toEqual({ _id: { $in: [extra] } })
+  })
+
+  it('a URL-key backfill at start moves the content counter (other processes drop their cached pages)', async () => {
+    let pending = [{ _id: new ObjectId('65a1b2c3d4e5f60718293a09'), url: 'https://example.com/a' }]
+    script = (c) => {
+      if (c.name === 'find' && c.body.find === 'contents') {
+        const batch = pending
+        pending = []
+        return cursorReply('wire.contents', batch)
+      }
+      return undefined
+    }
+    const { engine } = await import('../../src/db/engine')
+    await engine().contentStore(payload).prepare()
+    const counterMoves = server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_versions')
+    const last = (counterMoves.at(-1)?.body.updates as Document[])[0]
+    expect(last).toMatchObject({ q: { _id: 'content' }, u: { $inc: { n: 1 } } })
+    // Without a backfill the counters are only seeded, never moved.
+    server.sent.length = 0
+    await engine().contentStore(payload).prepare()
+    const moves = server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_versions')
+    expect(moves.flatMap((c) => c.body.updates as Document[]).some((u) => '$inc' in u.u)).toBe(false)
   })
 
   it('the start-up check passes on a URI that names the replica set', async () => {

@@ -51,6 +51,11 @@ export function serverError(code: number, codeName: string, errorLabels: string[
   return { ok: 0, code, codeName, errmsg: `${codeName} (scripted)`, ...(errorLabels.length ? { errorLabels } : {}) }
 }
 
+/** A complete cursor reply (the driver reads the cursor id as an int64). */
+export function cursorReply(ns: string, firstBatch: Document[]): Document {
+  return { ok: 1, cursor: { id: BSON.Long.ZERO, ns, firstBatch } }
+}
+
 /** Default answers: writes succeed, reads find nothing, everything else is ok. */
 function defaultReply(command: SentCommand): Document {
   const { name, body } = command
@@ -65,9 +70,9 @@ function defaultReply(command: SentCommand): Document {
     case 'find':
     case 'aggregate':
     case 'listIndexes':
-      return { ok: 1, cursor: { id: BSON.Long.ZERO, ns, firstBatch: [] } }
+      return cursorReply(ns, [])
     case 'listCollections':
-      return { ok: 1, cursor: { id: BSON.Long.ZERO, ns: `${String(body.$db)}.$cmd.listCollections`, firstBatch: [] } }
+      return cursorReply(`${String(body.$db)}.$cmd.listCollections`, [])
     case 'findAndModify':
       return { ok: 1, value: null, lastErrorObject: { n: 0, updatedExisting: false } }
     case 'count':

@@ -83,15 +83,17 @@ export function mongoContentStore(payload: Payload): ContentStore {
     return out
   }
 
-  /** Keys for rows written before URL keys existed, oldest first, in batches; idempotent. */
-  const backfillUrlKeys = async (): Promise<void> => {
+  /** Keys for rows written before URL keys existed, oldest first, in batches; idempotent. Returns how many rows it keyed. */
+  const backfillUrlKeys = async (): Promise<number> => {
+    let keyedRows = 0
     for (;;) {
       const batch = await content()
         .find(MISSING_URL_KEY, { projection: { _id: 1, url: 1 } })
         .sort(BACKFILL_SORT)
         .limit(BACKFILL_BATCH)
         .toArray()
-      if (batch.length === 0) return
+      if (batch.length === 0) return keyedRows
+      keyedRows += batch.length
       const keyed = batch.map((d) => ({ id: d._id, key: urlKeyOf(String(d.url ?? '')) }))
       const next = await nextOrdinals([...new Set(keyed.map((k) => k.key))])
       for (const { id, key } of keyed) {
@@ -100,7 +102,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
         const { filter, update } = setUrlKey(id, key, ordinal)
         await content().updateOne(filter, update)
       }
-      if (batch.length < BACKFILL_BATCH) return
+      if (batch.length < BACKFILL_BATCH) return keyedRows
     }
   }
 
@@ -109,9 +111,11 @@ export function mongoContentStore(payload: Payload): ContentStore {
       // The replica set and Payload's own indexes were checked first (mongoEngine.prepare).
       const db = nativeDb(payload)
       // Before the unique URL-key index: rows that were duplicates before the rule get ordinals.
-      await backfillUrlKeys()
+      const backfilled = await backfillUrlKeys()
       await ensureServiceIndexes(payload, db)
       await seedVersions(db, DOMAINS)
+      // Content changed outside any counted write: every process's cached pages must go.
+      if (backfilled > 0) await bumpVersion(db, 'content')
     },
 
     async listContent(q) {

@@ -8,7 +8,8 @@ import { ensurePayloadIndexes } from './indexes'
 import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'
 import { transitionStatusMongo } from './moderation'
 import { recordedUpdateMongo } from './moderationEvents'
-import { nativeClient, nativeDb } from './native'
+import { collectionName, nativeClient, nativeDb } from './native'
+import { dropDuplicateNotificationsMongo } from './notificationDuplicates'
 import { withTransientRetry } from './retry'
 import { renameTagMongo } from './tagRename'
 import { reorderTaxonomyMongo } from './taxonomyReorder'
@@ -31,6 +32,8 @@ export const mongoEngine: EngineOps = {
   async prepare(payload) {
     requireReplicaSetInUri(nativeClient(payload))
     await requireReplicaSet(nativeDb(payload))
+    // Before Payload's unique (content, kind) index is built on a database that has duplicates.
+    await dropDuplicateNotificationsMongo(nativeDb(payload), collectionName(payload, 'notifications'))
     await ensurePayloadIndexes(payload)
   },
   contentStore: mongoContentStore,

@@ -5,7 +5,7 @@
  * Payload's model indexes (unique slugs, emails, ...) are built and awaited here too,
  * instead of in the background.
  */
-import { MongoServerError, type Db, type IndexDescription } from 'mongodb'
+import { MongoServerError, type Db, type Document, type IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { collectionName } from './native'
@@ -64,8 +64,32 @@ export class IndexBuildFailed extends Error {
   }
 }
 
-const isDefinitionConflict = (err: unknown) =>
-  err instanceof MongoServerError && (err.code === INDEX_OPTIONS_CONFLICT || err.code === INDEX_KEY_SPECS_CONFLICT)
+/** Older servers refuse a second text index (another name) with CannotCreateIndex. */
+export const CANNOT_CREATE_INDEX = 67
+
+const isText = (index: IndexDescription) => Object.values(index.key).includes('text')
+
+/** A changed definition of an index this service owns, which it may drop and rebuild. */
+const isDefinitionConflict = (err: unknown, index: IndexDescription) =>
+  err instanceof MongoServerError &&
+  (err.code === INDEX_OPTIONS_CONFLICT || err.code === INDEX_KEY_SPECS_CONFLICT || (err.code === CANNOT_CREATE_INDEX && isText(index)))
+
+/** The server's default name for a key pattern (`a_1_b_-1`): what Payload's (mongoose's) indexes are called. */
+const defaultName = (key: Document) => Object.entries(key).map(([field, dir]) => `${field}_${String(dir)}`).join('_')
+
+const sameKeys = (a: Document, b: Document) => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * An existing index that an older build of this service made for `index`: the same name; or
+ * the same key pattern under another explicit name (ours are always named; a default name
+ * is Payload's, never dropped here); or, for a text index, any text index (one per collection).
+ */
+function isOurOlderVersion(old: Document, index: IndexDescription & { name: string }): boolean {
+  if (old.name === index.name) return true
+  if (typeof old.key !== 'object' || old.key === null || old.name === '_id_') return false
+  if (isText(index) && '_fts' in old.key) return true
+  return sameKeys(old.key, index.key) && old.name !== defaultName(old.key)
+}
 
 /** One index; a changed definition under the same name (or same keys) is migrated. */
 export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Promise<void> {
@@ -73,14 +97,12 @@ export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Pro
   try {
     await coll.createIndexes([index])
   } catch (err) {
-    if (!isDefinitionConflict(err)) throw new IndexBuildFailed(collection, index.name, err)
+    if (!isDefinitionConflict(err, index)) throw new IndexBuildFailed(collection, index.name, err)
     try {
       // The existing index with this name, or (text indexes: one per collection) any text index.
       const existing = await coll.listIndexes().toArray()
-      const isText = Object.values(index.key).includes('text')
       for (const old of existing) {
-        const oldIsText = typeof old.key === 'object' && old.key !== null && '_fts' in old.key
-        if (old.name === index.name || (isText && oldIsText)) await coll.dropIndex(String(old.name))
+        if (isOurOlderVersion(old, index)) await coll.dropIndex(String(old.name))
       }
       await coll.createIndexes([index])
     } catch (retryErr) {
