@@ -1,4 +1,5 @@
-FROM node:20-bookworm-slim AS build
+# Node 24: the current LTS, the runtime .ci/run tests (Node 20 reached end of life in April 2026).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -6,7 +7,7 @@ COPY . .
 # The build cache is only for rebuilds; the runtime needs none of it.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund && rm -rf .next/cache
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
 # The code stays root-owned (the app cannot rewrite itself); what the app writes belongs to

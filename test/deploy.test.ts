@@ -134,6 +134,15 @@ describe('docker-compose', () => {
 describe('Dockerfile', () => {
   const stage = finalStage()
 
+  it('ships the Node that CI tests: every stage on the same LTS major as .ci/run', () => {
+    const text = readFileSync(path.join(root, 'Dockerfile'), 'utf8')
+    const majors = [...text.matchAll(/^FROM node:(\d+)-/gm)].map((m) => m[1])
+    const ci = /^NODE_MAJOR=(\d+)$/m.exec(readFileSync(path.join(root, '.ci/run'), 'utf8'))?.[1]
+    expect(majors).toHaveLength(2)
+    expect(new Set(majors)).toEqual(new Set(['24']))
+    expect(ci).toBe('24')
+  })
+
   it('runs the app as a non-root user', () => {
     const users = stage.filter((l) => /^USER\s/i.test(l)).map((l) => l.split(/\s+/)[1]!)
     expect(users.length).toBeGreaterThan(0)
