@@ -18,5 +18,5 @@ RUN mkdir -p /app/data/media /app/.next/cache \
  && chown -R node:node /app/data /app/.next/cache
 USER node
 EXPOSE 3000
-# server.ts runs through tsx, a runtime dependency (package.json "dependencies").
-CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=8", "--import", "tsx", "server.ts"]
+# The server compiled by `npm run build` (scripts/build-server.mjs): plain node, no transpiler.
+CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=8", "dist/server.js"]

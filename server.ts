@@ -26,7 +26,9 @@ await runServer(config, async () => {
   const { dispatchApi } = await import('./endpoints')
   const { answerReference, isReferencePath } = await import('./endpoints/reference')
   const payloadConfig = (await import('./payload.config')).default
-  const app = next({ dev: false, dir: import.meta.dirname })
+  // The project root is the working directory (npm start, the image's WORKDIR): this file also
+  // runs compiled from dist/, where its own directory is not the root.
+  const app = next({ dev: false, dir: process.cwd() })
   const handle = app.getRequestHandler()
   await app.prepare()
   // Start Payload (schema sync, bootstrap, seed, catalog priming) before accepting traffic.

@@ -30,7 +30,7 @@ const env = {
   ...process.env,
 }
 
-if (!existsSync('.next/BUILD_ID')) {
+if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server.js')) {
   console.log('Building the app (first run only)...')
   execSync('npm run build', { stdio: 'inherit', env })
 }
@@ -40,6 +40,6 @@ console.log(`
     sign in as ${env.BOOTSTRAP_ADMIN_EMAIL} / ${process.env.BOOTSTRAP_ADMIN_PASSWORD ? '(your BOOTSTRAP_ADMIN_PASSWORD)' : env.BOOTSTRAP_ADMIN_PASSWORD}
   API:         http://localhost:${env.PORT}/api/v1/meta
 `)
-const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=8', '--import', 'tsx', 'server.ts'], { env, stdio: 'inherit' })
+const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=8', 'dist/server.js'], { env, stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))

@@ -172,14 +172,22 @@ describe('Dockerfile', () => {
     expect(stage.findIndex((l) => /^USER\s/i.test(l))).toBeGreaterThan(stage.findIndex((l) => l.includes('chown')))
   })
 
-  it('starts with runtime dependencies only: every --import of its CMD is in "dependencies"', () => {
+  it('runs the compiled server with plain node: no transpiler loaded, none installed', () => {
     const cmd = stage.find((l) => /^CMD\s/i.test(l))!
     const argv: string[] = JSON.parse(cmd.replace(/^CMD\s+/i, ''))
-    const imports = argv.flatMap((a, i) => (a === '--import' ? [argv[i + 1]!] : []))
-    expect(imports).toEqual(['tsx'])
+    expect(argv[0]).toBe('node')
+    expect(argv.at(-1)).toBe('dist/server.js')
+    expect(argv.filter((a) => a === '--import' || a === '--loader' || a === '--require' || a === '-r')).toEqual([])
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-    for (const name of imports) expect(Object.keys(pkg.dependencies), name).toContain(name)
-    // The build prunes dev dependencies: what the CMD needs must survive that.
+    // The build emits what the CMD runs; npm start runs the same file.
+    expect(pkg.scripts.build).toContain('node scripts/build-server.mjs')
+    expect(pkg.scripts.start).toMatch(/ dist\/server\.js$/)
+    expect(readFileSync(path.join(root, 'scripts/build-server.mjs'), 'utf8')).toContain("server: 'server.ts'")
+    // The image prunes dev dependencies, and the transpilers are only that.
     expect(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).toContain('npm prune --omit=dev')
+    for (const transpiler of ['tsx', 'ts-node', 'esbuild', 'typescript']) expect(Object.keys(pkg.dependencies)).not.toContain(transpiler)
+    // The operator's scripts that run beside it are compiled too.
+    expect(pkg.scripts.backup).toBe('node dist/scripts/backup.js')
+    expect(pkg.scripts.restore).toBe('node dist/scripts/restore.js')
   })
 })

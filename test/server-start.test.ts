@@ -6,7 +6,8 @@ const root = path.resolve(import.meta.dirname, '..')
 
 function start(env: Pick<NodeJS.ProcessEnv, 'NODE_ENV'> & Record<string, string>) {
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }
-  return spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  // The compiled server, as `npm start` and the image run it (npm test builds first).
+  return spawnSync(process.execPath, ['dist/server.js'], {
     cwd: root,
     env: { ...base, ...env },
     encoding: 'utf8',

@@ -35,8 +35,11 @@ const scriptEnv: NodeJS.ProcessEnv = {
   BOOTSTRAP_ADMIN_PASSWORD: 'admin-password-123',
   LOG_LEVEL: 'warn',
 }
+/** What `npm run <name>` runs: backup and restore compiled by `npm run build` (dist/scripts), the seed from source. */
+const argvOf = (name: string) =>
+  name === 'seed.ts' ? ['--import', 'tsx', path.join(root, 'scripts', name)] : [path.join(root, 'dist', 'scripts', name.replace(/\.ts$/, '.js'))]
 const script = (name: string, ...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', name), ...args], { cwd: root, env: scriptEnv }).then(
+  run(process.execPath, [...argvOf(name), ...args], { cwd: root, env: scriptEnv }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
   )

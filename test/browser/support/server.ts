@@ -57,7 +57,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
     ...extraEnv,
   }
   const args =
-    entry === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)] : ['--max-old-space-size=384', '--max-semi-space-size=8', '--import', 'tsx', 'server.ts']
+    entry === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)] : ['--max-old-space-size=384', '--max-semi-space-size=8', 'dist/server.js']
   const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const logs: string[] = []
   child.stdout!.on('data', (d) => logs.push(String(d)))
