@@ -123,6 +123,17 @@ describe('docker-compose', () => {
     })
   })
 
+  it('a CI workflow runs the whole suite on a real MongoDB replica set (npm run test:mongo)', () => {
+    const workflow = readFileSync(path.join(root, '.github/workflows/mongo.yml'), 'utf8')
+    expect(workflow).toMatch(/mongo:7 --replSet rs0 /)
+    expect(workflow).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: '127.0.0.1:27017' }] })")
+    expect(workflow).toContain("-e DATABASE_URI='mongodb://127.0.0.1:27017/?replicaSet=rs0'")
+    expect(workflow).toMatch(/node:24-bookworm \.ci\/run test:mongo\n/)
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+    expect(pkg.scripts['test:mongo']).toBe('tsx scripts/test-mongo.ts')
+    expect(readFileSync(path.join(root, '.ci/run'), 'utf8')).toContain('npm run "${1:-test}"')
+  })
+
   it('keeps credentials off command lines: the healthcheck reads them from its environment', () => {
     const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')
     expect(compose).not.toMatch(/mongodb:\/\/[^\s'"]*\$\{?DATABASE_ROOT_PASSWORD/)
