@@ -265,6 +265,18 @@ describe('transient retries', () => {
     expect(isTransient(new MongoError('x'))).toBe(false)
     expect(isTransient(new TypeError('x'))).toBe(false)
   })
+  it('recognises errors from another copy of the driver by code and labels, not by class', () => {
+    // What a second `mongodb` in node_modules (mongoose's own) would throw: same shape, other class.
+    class OtherCopyError extends Error {
+      constructor(readonly code: number | undefined, readonly errorLabels: string[]) {
+        super('from another copy')
+      }
+    }
+    expect(isTransient(new OtherCopyError(112, []))).toBe(true)
+    expect(isTransient(new OtherCopyError(undefined, ['TransientTransactionError']))).toBe(true)
+    expect(isTransient(new OtherCopyError(11000, ['UnknownTransactionCommitResult']))).toBe(false)
+    expect(isTransient({ code: '112' })).toBe(false)
+  })
   it('retries a transient failure until it succeeds, at most 5 attempts, backoff bounded', async () => {
     let calls = 0
     expect(

@@ -121,3 +121,20 @@ describe('the replica-set check', () => {
     expect(await requireReplicaSet(client.db('wire'))).toBe('prod-rs')
   })
 })
+
+describe('driver handles from another copy of the driver', () => {
+  it("are accepted by their methods: Payload's connection may hold a Db of mongoose's own mongodb copy", async () => {
+    const { nativeClient, nativeDb } = await import('../../src/db/mongo/native')
+    const { payload } = await connect(() => undefined)
+    // Plain objects with the driver's methods, as a Db/MongoClient of another class would be.
+    const db = nativeDb(payload)
+    const foreignDb = { collection: db.collection.bind(db), command: db.command.bind(db), admin: db.admin.bind(db) }
+    const foreignClient = { startSession: () => undefined, db: () => undefined, close: () => undefined }
+    const foreign = { db: { connection: { db: foreignDb, getClient: () => foreignClient }, sessions: {} } } as unknown as Payload
+    expect(nativeDb(foreign)).toBe(foreignDb)
+    expect(nativeClient(foreign)).toBe(foreignClient)
+    const empty = { db: { connection: { db: {}, getClient: () => ({}) }, sessions: {} } } as unknown as Payload
+    expect(() => nativeDb(empty)).toThrow(/Client must be connected/)
+    expect(() => nativeClient(empty)).toThrow(/Client must be connected/)
+  })
+})

@@ -5,9 +5,10 @@
  * Payload's model indexes (unique slugs, emails, ...) are built and awaited here too,
  * instead of in the background.
  */
-import { MongoServerError, type Db, type Document, type IndexDescription } from 'mongodb'
+import type { Db, Document, IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'
 
+import { serverCode } from './driverErrors'
 import { collectionName } from './native'
 
 export const INDEX_OPTIONS_CONFLICT = 85
@@ -70,9 +71,10 @@ export const CANNOT_CREATE_INDEX = 67
 const isText = (index: IndexDescription) => Object.values(index.key).includes('text')
 
 /** A changed definition of an index this service owns, which it may drop and rebuild. */
-const isDefinitionConflict = (err: unknown, index: IndexDescription) =>
-  err instanceof MongoServerError &&
-  (err.code === INDEX_OPTIONS_CONFLICT || err.code === INDEX_KEY_SPECS_CONFLICT || (err.code === CANNOT_CREATE_INDEX && isText(index)))
+function isDefinitionConflict(err: unknown, index: IndexDescription): boolean {
+  const code = serverCode(err)
+  return code === INDEX_OPTIONS_CONFLICT || code === INDEX_KEY_SPECS_CONFLICT || (code === CANNOT_CREATE_INDEX && isText(index))
+}
 
 /** The server's default name for a key pattern (`a_1_b_-1`): what Payload's (mongoose's) indexes are called. */
 const defaultName = (key: Document) => Object.entries(key).map(([field, dir]) => `${field}_${String(dir)}`).join('_')

@@ -2,25 +2,27 @@
  * The one boundary between Payload's MongoDB adapter and the driver: the native `Db`,
  * `MongoClient` and typed `Collection<T>`s of Payload's collections. The adapter's models
  * exist before it connects; the native handles exist only once it has, which is checked
- * here at run time (no casts), so a call before connecting fails with the driver's own
- * MongoNotConnectedError.
+ * here at run time (by their methods, not their class: src/db/mongo/driverErrors), so a call
+ * before connecting fails with the driver's own MongoNotConnectedError.
  */
-import { Db, MongoClient, MongoNotConnectedError, ObjectId, type Collection, type Document } from 'mongodb'
+import { MongoNotConnectedError, ObjectId, type Collection, type Db, type Document, type MongoClient } from 'mongodb'
 import type { Payload } from 'payload'
+
+import { hasMethods } from './driverErrors'
 
 const notConnected = () => new MongoNotConnectedError('Client must be connected before running operations')
 
 /** The driver's Db behind Payload's mongoose connection. */
 export function nativeDb(payload: Payload): Db {
-  const db: Db | undefined = payload.db.connection?.db
-  if (db instanceof Db) return db
+  const db: unknown = payload.db.connection?.db
+  if (hasMethods<Db>(db, 'collection', 'command', 'admin')) return db
   throw notConnected()
 }
 
 /** The driver's MongoClient behind Payload's mongoose connection (sessions, transactions). */
 export function nativeClient(payload: Payload): MongoClient {
-  const client: MongoClient | undefined = payload.db.connection?.getClient()
-  if (client instanceof MongoClient) return client
+  const client: unknown = payload.db.connection?.getClient()
+  if (hasMethods<MongoClient>(client, 'startSession', 'db', 'close')) return client
   throw notConnected()
 }
 

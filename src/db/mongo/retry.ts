@@ -6,7 +6,7 @@
  * retried (src/db/mongo/transaction), never the whole write, which could apply it twice.
  * Anything else is thrown at once. A few attempts with jittered exponential backoff.
  */
-import { MongoError } from 'mongodb'
+import { hasErrorLabel, serverCode } from './driverErrors'
 
 export const WRITE_CONFLICT = 112
 export const TRANSIENT_LABEL = 'TransientTransactionError'
@@ -17,8 +17,7 @@ const BASE_DELAY_MS = 10
 const MAX_DELAY_MS = 250
 
 export function isTransient(err: unknown): boolean {
-  if (!(err instanceof MongoError)) return false
-  return err.code === WRITE_CONFLICT || err.hasErrorLabel(TRANSIENT_LABEL)
+  return serverCode(err) === WRITE_CONFLICT || hasErrorLabel(err, TRANSIENT_LABEL)
 }
 
 /** The wait before attempt `attempt + 1` (1-based `attempt`): exponential, capped, jittered. */

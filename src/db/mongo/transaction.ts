@@ -6,9 +6,10 @@
  * errors; an unknown commit result retries the commit only (the server commits once).
  */
 import { randomUUID } from 'node:crypto'
-import { MongoError, type ClientSession, type Db, type MongoClient } from 'mongodb'
+import type { ClientSession, Db, MongoClient } from 'mongodb'
 import type { Payload } from 'payload'
 
+import { hasErrorLabel } from './driverErrors'
 import { nativeClient, nativeDb } from './native'
 import { backoffMs, UNKNOWN_COMMIT_LABEL, withTransientRetry } from './retry'
 
@@ -56,7 +57,7 @@ async function commitWithRetry(session: ClientSession): Promise<void> {
       await session.commitTransaction()
       return
     } catch (err) {
-      if (!(attempt < 5 && err instanceof MongoError && err.hasErrorLabel(UNKNOWN_COMMIT_LABEL))) throw err
+      if (!(attempt < 5 && hasErrorLabel(err, UNKNOWN_COMMIT_LABEL))) throw err
       await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)))
     }
   }
