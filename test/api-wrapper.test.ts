@@ -72,8 +72,8 @@ describe('the /api/v1 envelope', () => {
     const res = await app.request('POST', '/v1/meta', { body: {} })
     expect(res.status).toBe(405)
     expect(res.body.error.code).toBe('route.method_not_allowed')
-    expect(res.body.error.details).toEqual({ allowed: ['GET'] })
-    expect(res.headers.get('allow')).toBe('GET')
+    expect(res.body.error.details).toEqual({ allowed: ['GET', 'HEAD'] })
+    expect(res.headers.get('allow')).toBe('GET, HEAD')
   })
 
   it('answers malformed JSON with 400 validation.failed', async () => {

@@ -64,16 +64,16 @@ describe('CORS on /api/v1', () => {
     const app = await testApp()
     const res = await app.request('DELETE', '/v1/catalog', { headers: { Origin: EXTENSION } })
     expect(res.status).toBe(405)
-    expect(res.headers.get('allow')).toBe('GET')
+    expect(res.headers.get('allow')).toBe('GET, HEAD')
     expect(res.headers.get('access-control-expose-headers')!.split(', ')).toEqual(expect.arrayContaining(['Allow', 'X-Total-Estimated']))
   })
 
-  it('allows exactly the methods the routes use, plus OPTIONS (no PUT)', async () => {
+  it('allows exactly the methods the routes use, HEAD beside GET, plus OPTIONS (no PUT)', async () => {
     const app = await testApp()
     const res = await app.request('OPTIONS', '/v1/content', {
       headers: { Origin: EXTENSION, 'Access-Control-Request-Method': 'GET' },
     })
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, PATCH, DELETE, OPTIONS')
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PATCH, DELETE, OPTIONS')
     const used = new Set(routes.map((r) => r.method.toUpperCase()))
     expect([...used].sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST'])
   })

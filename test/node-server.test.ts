@@ -121,7 +121,7 @@ describe('the Node server path for /api/v1', () => {
     expect(missing.body.error.code).toBe('route.not_found')
     const wrong = await call('DELETE', '/api/v1/catalog')
     expect(wrong.status).toBe(405)
-    expect(wrong.headers.allow).toBe('GET')
+    expect(wrong.headers.allow).toBe('GET, HEAD')
     expect(wrong.body.error.code).toBe('route.method_not_allowed')
     const broken = await call('GET', '/api/v1/content/%E0%A4%A')
     expect(broken.status).toBe(404)

@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1')
   })
 
-  it('has one operation per route, with unique operation ids and every path parameter', () => {
+  it('has one operation per route (and HEAD beside each GET), with unique operation ids and every path parameter', () => {
     const ids = new Set<string>()
     for (const route of routes) {
       const { path, params } = openApiPath(route.path)
@@ -49,7 +49,13 @@ describe('the OpenAPI document', () => {
       expect(inPath).toEqual(params)
     }
     expect(ids.size).toBe(routes.length)
-    expect(Object.values(doc().paths).flatMap((m) => Object.keys(m))).toHaveLength(routes.length)
+    const gets = routes.filter((r) => r.method === 'get')
+    for (const route of gets) {
+      const head = op(openApiPath(route.path).path, 'head')
+      expect(head?.operationId, `HEAD ${route.path}`).toBe(`head${op(openApiPath(route.path).path, 'get').operationId.slice(3)}`)
+      expect(head?.responses['200']?.content).toBeUndefined()
+    }
+    expect(Object.values(doc().paths).flatMap((m) => Object.keys(m))).toHaveLength(routes.length + gets.length)
   })
 
   it('derives security, errors, rate limits and caching from the declarations', () => {

@@ -14,7 +14,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The branding record: headers only */
+        head: operations["headMeta"];
         patch?: never;
         trace?: never;
     };
@@ -31,7 +32,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** Liveness: the database answers a ping: headers only */
+        head: operations["headHealth"];
         patch?: never;
         trace?: never;
     };
@@ -48,7 +50,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** Readiness: database connected and start-up work done: headers only */
+        head: operations["headReady"];
         patch?: never;
         trace?: never;
     };
@@ -65,7 +68,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The taxonomy tree: headers only */
+        head: operations["headCatalog"];
         patch?: never;
         trace?: never;
     };
@@ -82,7 +86,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** List content (approved only unless the caller may moderate): headers only */
+        head: operations["headContent"];
         patch?: never;
         trace?: never;
     };
@@ -99,7 +104,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** Related items, ranked (not paginated, fixed cap): headers only */
+        head: operations["headContentBySlugRelated"];
         patch?: never;
         trace?: never;
     };
@@ -120,7 +126,8 @@ export interface paths {
          */
         delete: operations["deleteContentBySlug"];
         options?: never;
-        head?: never;
+        /** One content item: headers only */
+        head: operations["headContentBySlug"];
         patch?: never;
         trace?: never;
     };
@@ -217,7 +224,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The moderation audit trail, newest first: headers only
+         * @description Needs every one of these permissions: `content.moderate`.
+         */
+        head: operations["headModerationEvents"];
         patch?: never;
         trace?: never;
     };
@@ -238,7 +249,8 @@ export interface paths {
         post: operations["postTags"];
         delete?: never;
         options?: never;
-        head?: never;
+        /** List tags: headers only */
+        head: operations["headTags"];
         patch?: never;
         trace?: never;
     };
@@ -255,7 +267,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** One tag with its usage count: headers only */
+        head: operations["headTagsBySlug"];
         /**
          * Update a tag (label, facet)
          * @description Needs every one of these permissions: `tag.manage`.
@@ -741,7 +754,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The caller and their effective permissions: headers only */
+        head: operations["headAuthMe"];
         patch?: never;
         trace?: never;
     };
@@ -758,7 +772,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The caller's own submissions, every status, newest first (with rejectionReason): headers only */
+        head: operations["headAuthMeSubmissions"];
         patch?: never;
         trace?: never;
     };
@@ -799,7 +814,11 @@ export interface paths {
         post: operations["postUsers"];
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List users: headers only
+         * @description Needs every one of these permissions: `user.manage`.
+         */
+        head: operations["headUsers"];
         patch?: never;
         trace?: never;
     };
@@ -823,7 +842,11 @@ export interface paths {
          */
         delete: operations["deleteUsersById"];
         options?: never;
-        head?: never;
+        /**
+         * One user: headers only
+         * @description Needs every one of these permissions: `user.manage`.
+         */
+        head: operations["headUsersById"];
         /**
          * Update a user (partial)
          * @description Needs every one of these permissions: `user.manage`.
@@ -851,7 +874,11 @@ export interface paths {
         post: operations["postRoles"];
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Every role: headers only
+         * @description Needs every one of these permissions: `role.manage`.
+         */
+        head: operations["headRoles"];
         patch?: never;
         trace?: never;
     };
@@ -875,7 +902,11 @@ export interface paths {
          */
         delete: operations["deleteRolesById"];
         options?: never;
-        head?: never;
+        /**
+         * One role: headers only
+         * @description Needs every one of these permissions: `role.manage`.
+         */
+        head: operations["headRolesById"];
         /**
          * Update a role (partial)
          * @description Needs every one of these permissions: `role.manage`.
@@ -1212,6 +1243,61 @@ export interface operations {
             };
         };
     };
+    headMeta: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a cached copy: 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branding record */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Weak entity tag over the answer; send it back as If-None-Match. */
+                    ETag: string;
+                    /** @description `public, max-age=300, must-revalidate`. */
+                    "Cache-Control": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the copy whose ETag was sent is current. */
+            304: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Weak entity tag over the answer; send it back as If-None-Match. */
+                    ETag: string;
+                    /** @description `public, max-age=300, must-revalidate`. */
+                    "Cache-Control": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1270,6 +1356,52 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liveness: the database answers a ping */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service is not ready; Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1334,6 +1466,52 @@ export interface operations {
             };
         };
     };
+    headReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Readiness: database connected and start-up work done */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service is not ready; Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getCatalog: {
         parameters: {
             query?: never;
@@ -1394,6 +1572,61 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headCatalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a cached copy: 304 when unchanged. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The taxonomy tree */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Weak entity tag over the answer; send it back as If-None-Match. */
+                    ETag: string;
+                    /** @description `public, max-age=300, must-revalidate`. */
+                    "Cache-Control": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the copy whose ETag was sent is current. */
+            304: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Weak entity tag over the answer; send it back as If-None-Match. */
+                    ETag: string;
+                    /** @description `public, max-age=300, must-revalidate`. */
+                    "Cache-Control": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1524,6 +1757,107 @@ export interface operations {
             };
         };
     };
+    headContent: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+                /** @description Text search over title and description. */
+                q?: string;
+                /** @description Comma-separated tag slugs (OR within the list). */
+                tags?: string;
+                /** @description A group slug. */
+                group?: string;
+                /** @description A channel slug; requires group. */
+                channel?: string;
+                /** @description Comma-separated platform slugs (OR within the list). */
+                platform?: string;
+                /** @description Window over approvedAt; default all. */
+                period?: "24h" | "7d" | "30d" | "90d" | "all";
+                /** @description Default newest; trending and usage are reserved (400 sort.unsupported). */
+                sort?: "newest" | "oldest" | "alpha";
+                /** @description Default approved; any other needs content.moderate. */
+                status?: "approved" | "pending" | "rejected" | "all";
+                /** @description An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?"). */
+                url?: string;
+                /** @description Allow an approximate total on very large unfiltered lists. */
+                estimate?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List content (approved only unless the caller may moderate) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description `true` when pagination.total is an estimate (`estimate=true` on a large collection). */
+                    "X-Total-Estimated"?: string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `query.too_short`: q is under the minimum length.
+             *
+             *     `sort.unsupported`: A reserved sort was requested.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.invalid_token`: Token malformed, expired or not recognized. */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getContentBySlugRelated: {
         parameters: {
             query?: never;
@@ -1598,6 +1932,63 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headContentBySlugRelated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Related items, ranked (not paginated, fixed cap) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.invalid_token`: Token malformed, expired or not recognized. */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `content.not_found`: The slug is not an active, caller-visible item. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1788,6 +2179,63 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headContentBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One content item */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.invalid_token`: Token malformed, expired or not recognized. */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `content.not_found`: The slug is not an active, caller-visible item. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2518,6 +2966,94 @@ export interface operations {
             };
         };
     };
+    headModerationEvents: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+                action?: "approve" | "reject" | "delete" | "restore" | "tag.rename" | "taxonomy.rename";
+                /** @description A user id (24 hexadecimal characters). */
+                actor?: string;
+                /** @description The slug or id of the changed document. */
+                target?: string;
+                /** @description Inclusive lower bound: an ISO date or timestamp. */
+                from?: string;
+                /** @description Inclusive upper bound: an ISO date or timestamp. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The moderation audit trail, newest first */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getTags: {
         parameters: {
             query?: {
@@ -2744,6 +3280,61 @@ export interface operations {
             };
         };
     };
+    headTags: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+                facet?: string;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List tags */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getTagsBySlug: {
         parameters: {
             query?: never;
@@ -2802,6 +3393,52 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headTagsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One tag with its usage count */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `tag.not_found`: No tag has this slug. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -6378,6 +7015,65 @@ export interface operations {
             };
         };
     };
+    headAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller and their effective permissions */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `user.not_found`: No user has this id. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getAuthMeSubmissions: {
         parameters: {
             query?: {
@@ -6464,6 +7160,74 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headAuthMeSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's own submissions, every status, newest first (with rejectionReason) */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -6848,6 +7612,85 @@ export interface operations {
             };
         };
     };
+    headUsers: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default). */
+                offset?: number;
+                /** @description Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List users */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `pagination.invalid`: offset or limit out of bounds.
+             *
+             *     `validation.failed`: The request is not valid; details is the list of `{ field, constraint, value? }`.
+             */
+            400: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getUsersById: {
         parameters: {
             query?: never;
@@ -7055,6 +7898,78 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One user */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `user.not_found`: No user has this id. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -7435,6 +8350,65 @@ export interface operations {
             };
         };
     };
+    headRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every role */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getRolesById: {
         parameters: {
             query?: never;
@@ -7662,6 +8636,78 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    headRolesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One role */
+            200: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `auth.invalid_token`: Token malformed, expired or not recognized.
+             *
+             *     `auth.missing_token`: No Authorization header.
+             */
+            401: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `auth.forbidden`: A permission is missing. */
+            403: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `role.not_found`: No role has this id. */
+            404: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal.error`: Unhandled; details omitted in production. */
+            500: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

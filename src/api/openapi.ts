@@ -175,6 +175,22 @@ function queryParameters(schema: Json): Json[] {
   })
 }
 
+/** HEAD on a GET route (src/api/router): the GET answers' statuses and headers, no content. */
+function headOperation(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, Json>).map(([status, r]) => [
+      status,
+      { description: r.description, headers: { ...(r.headers as Json), 'Content-Length': header('The length of the GET answer.', { type: 'integer' }, true) } },
+    ]),
+  )
+  return {
+    ...get,
+    operationId: `head${String(get.operationId).slice('get'.length)}`,
+    summary: `${String(get.summary ?? 'The GET answer')}: headers only`,
+    responses,
+  }
+}
+
 export type DocumentInfo = { title: string; version: string; description?: string }
 
 export function buildOpenApiDocument(routes: readonly RouteSpec[], info: DocumentInfo): OpenApiDocument {
@@ -227,6 +243,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: Documen
     Object.assign(responses, errorResponses(route))
     operation.responses = responses
     ;(paths[path] ??= {})[route.method] = operation
+    if (route.method === 'get') paths[path].head = headOperation(operation)
   }
 
   return {

@@ -37,7 +37,8 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
     handler: wrap(route, `${route.method.toUpperCase()} /api${API_PREFIX}${route.path}`),
   }))
 
-  const allowMethods = allowMethodsFor(compiled.map((c) => c.method))
+  // Every GET route answers HEAD too (the same handler; the answer without its body).
+  const allowMethods = allowMethodsFor(compiled.flatMap((c) => (c.method === 'GET' ? ['GET', 'HEAD'] : [c.method])))
   const preflight = preflightAnswer(allowMethods)
 
   const fallbacks = new Map<string, ApiHandler>()
@@ -49,7 +50,7 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
         {
           handler: async ({ params }) => {
             const path = params.path!
-            const allowed = [...new Set(compiled.filter((c) => matchOf(c, path)).map((c) => c.method))]
+            const allowed = [...new Set(compiled.filter((c) => matchOf(c, path)).flatMap((c) => (c.method === 'GET' ? ['GET', 'HEAD'] : [c.method])))]
             if (allowed.length > 0) {
               throw new ApiError(405, 'route.method_not_allowed', `${method} is not allowed here.`, { allowed }, {
                 Allow: allowed.join(', '),
@@ -68,13 +69,21 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
   return async (req) => {
     const path = req.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/'
     if (req.method === 'OPTIONS') return preflight(req)
+    const head = req.method === 'HEAD'
+    const method = head ? 'GET' : req.method
     for (const c of compiled) {
-      if (c.method !== req.method) continue
+      if (c.method !== method) continue
       const params = matchOf(c, path)
-      if (params) return c.handler(req, params)
+      if (params) return head ? withoutBody(await c.handler(req, params)) : c.handler(req, params)
     }
     return fallbackFor(req.method)(req, { path })
   }
+}
+
+/** A HEAD answer: the GET answer's status and headers (Content-Length of its body included), no body. */
+function withoutBody(result: ApiResult): ApiResult {
+  if (result.body === null) return result
+  return { ...result, headers: { ...result.headers, 'Content-Length': String(Buffer.byteLength(result.body)) }, body: null }
 }
 
 const PREFLIGHT_ROUTE = `OPTIONS /api${API_PREFIX}/*`

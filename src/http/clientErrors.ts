@@ -10,6 +10,7 @@ import type { Socket } from 'node:net'
 import { fastUlid } from '../api/requestId'
 import type { FieldProblem } from '../errors'
 import { logger } from '../logging'
+import { SECURITY_HEADER_LINES } from './securityHeadersNode'
 
 type Refusal = { status: number; reason: string; message: string; problem: FieldProblem; msg: string }
 
@@ -64,6 +65,7 @@ export function refusalResponse(refusal: Refusal, requestId: string): string {
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Cache-Control: no-store\r\n' +
     `X-Request-Id: ${requestId}\r\n` +
+    SECURITY_HEADER_LINES +
     'Connection: close\r\n\r\n' +
     body
   )

@@ -1,6 +1,7 @@
 /**
  * The Node HTTP server in front of the app (server.ts builds it; tests build the same one
- * with other handlers): the client address stamped into X-Forwarded-For, header and body
+ * with other handlers): the client address stamped into X-Forwarded-For, the security
+ * headers on every answer (./securityHeadersNode), header and body
  * timeouts, enveloped answers to the errors Node detects itself, and /api/v1 routed to the
  * API's own handler, /openapi.json and /docs to `reference`, everything else to `other` (Next).
  */
@@ -9,6 +10,7 @@ import type { Socket } from 'node:net'
 
 import { getConfig } from '../config'
 import { onClientError } from './clientErrors'
+import { applySecurityHeaders } from './securityHeadersNode'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -62,6 +64,7 @@ export function createAppServer({
     },
     (req, res) => {
       stampPeerAddress(req)
+      applySecurityHeaders(req, res)
       answering.set(req.socket, res)
       res.once('finish', () => {
         if (answering.get(req.socket) === res) answering.delete(req.socket)

@@ -11,10 +11,14 @@ const HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*
 export function requestOrigin(headers: HeaderReader, fallback: string, options: { trustProxy: boolean; encrypted: boolean }): string {
   const host = headers.get('host')?.trim()
   if (!host || !HOST.test(host)) return fallback
-  let scheme = options.encrypted ? 'https' : 'http'
+  return `${requestScheme(headers, options)}://${host.toLowerCase()}`
+}
+
+/** The scheme the client used: the connection's, or the last X-Forwarded-Proto of a trusted proxy. */
+export function requestScheme(headers: HeaderReader, options: { trustProxy: boolean; encrypted: boolean }): 'http' | 'https' {
   if (options.trustProxy) {
     const forwarded = headers.get('x-forwarded-proto')?.split(',').pop()?.trim().toLowerCase()
-    if (forwarded === 'http' || forwarded === 'https') scheme = forwarded
+    if (forwarded === 'http' || forwarded === 'https') return forwarded
   }
-  return `${scheme}://${host.toLowerCase()}`
+  return options.encrypted ? 'https' : 'http'
 }

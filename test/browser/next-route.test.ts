@@ -40,7 +40,7 @@ describe('/api/v1 through the Next route', () => {
     expect((await missing.json()).error.code).toBe('route.not_found')
     const wrong = await fetch(`${server.baseUrl}/api/v1/catalog`, { method: 'DELETE' })
     expect(wrong.status).toBe(405)
-    expect(wrong.headers.get('allow')).toBe('GET')
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD')
     const pre = await fetch(`${server.baseUrl}/api/v1/content`, {
       method: 'OPTIONS',
       headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' },
