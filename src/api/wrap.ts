@@ -3,6 +3,7 @@ import { isActiveSubject } from '../auth/activeSubject'
 import { getConfig } from '../config'
 import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from '../http/cors'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/jsonDepth'
 import { etagMatches } from '../http/etag'
 import { logRequestCompleted, withFields } from '../logging'
 import { observeRequest } from '../metrics'
@@ -55,10 +56,15 @@ function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: 
   return { status: 500, body }
 }
 
-/** The body text as JSON; an empty body is `{}`, malformed JSON 400 `validation.failed`. */
+/** 400 `validation.failed` for a body nested deeper than any real one (src/http/jsonDepth). */
+export const tooDeep = () =>
+  validationFailed([{ field: '(body)', constraint: 'max_depth' }], `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+
+/** The body text as JSON; an empty body is `{}`, malformed JSON 400 `validation.failed`, too deep as well. */
 export async function readJson(req: ApiRequest): Promise<unknown> {
   const text = await req.text()
   if (text.trim() === '') return {}
+  if (nestsDeeperThan(text)) throw tooDeep()
   try {
     return JSON.parse(text)
   } catch {

@@ -47,6 +47,9 @@ export function testApp(): Promise<TestApp> {
     const { apiRequestFromFetch, toResponse } = await import('../../src/http/fetchAdapter')
     const { openApiDocument } = await import('../../endpoints/reference')
     const { contractChecker } = await import('./contract')
+    // As Next's api/[...slug] route serves Payload's REST (app/(payload)/api/[...slug]/route.ts).
+    const { refuseDeepBodies } = await import('../../src/http/deepBodyGuard')
+    const payloadRest = refuseDeepBodies((request: Request) => handleEndpoints({ config, request }))
     const checkContract = contractChecker(openApiDocument())
     const request: TestApp['request'] = async (method, path, options = {}) => {
       const headers = new Headers(options.headers)
@@ -58,7 +61,7 @@ export function testApp(): Promise<TestApp> {
       }
       const request = new Request(`http://localhost:3000/api${path}`, { method, headers, body })
       const isApi = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')
-      const res = isApi ? toResponse(await dispatchApi(apiRequestFromFetch(request, payload))) : await handleEndpoints({ config, request })
+      const res = isApi ? toResponse(await dispatchApi(apiRequestFromFetch(request, payload))) : await payloadRest(request, undefined)
       const text = await res.text()
       let parsed: unknown = undefined
       try {
