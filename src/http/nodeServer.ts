@@ -1,13 +1,15 @@
 /**
  * The Node HTTP server in front of the app (server.ts builds it; tests build the same one
  * with other handlers): the client address stamped into X-Forwarded-For, the security
- * headers on every answer (./securityHeadersNode), header and body
+ * headers on every answer (./securityHeadersNode), absolute-form targets made origin form
+ * (never a redirect to another host), header and body
  * timeouts, enveloped answers to the errors Node detects itself, and /api/v1 routed to the
  * API's own handler, /openapi.json and /docs to `reference`, everything else to `other` (Next).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
+import { fastUlid } from '../api/requestId'
 import { getConfig } from '../config'
 import { onClientError } from './clientErrors'
 import { applySecurityHeaders } from './securityHeadersNode'
@@ -32,6 +34,43 @@ export function stampPeerAddress(req: IncomingMessage): void {
   const given = req.headers['x-forwarded-for']
   const chain = Array.isArray(given) ? given.join(', ') : given
   req.headers['x-forwarded-for'] = chain ? `${chain}, ${peer}` : peer
+}
+
+/**
+ * An absolute-form request target (`GET http://other.example/admin HTTP/1.1`, what a client
+ * sends to a proxy) becomes origin form (`/admin`) before any handler sees it: handlers build
+ * redirects and links from req.url, and must never point at a host the client named there.
+ * Returns false for a target that is neither (answered 400 by the caller).
+ */
+export function toOriginForm(req: IncomingMessage): boolean {
+  const target = req.url ?? '/'
+  if (target.startsWith('/')) return true
+  if (target === '*' && req.method === 'OPTIONS') return true
+  if (!/^https?:\/\//i.test(target)) return false
+  try {
+    const { pathname, search } = new URL(target)
+    req.url = `${pathname}${search}`
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The envelope for a request target that is not a path (nor an absolute URL). */
+function refuseTarget(res: ServerResponse): void {
+  const requestId = `req_${fastUlid()}`
+  const body = JSON.stringify({
+    success: false,
+    error: { code: 'validation.failed', message: 'The request target is not a path.', details: [{ field: '(request)', constraint: 'http_syntax' }] },
+    meta: { requestId },
+  })
+  res.writeHead(400, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId,
+  })
+  res.end(body)
 }
 
 /**
@@ -69,6 +108,7 @@ export function createAppServer({
       res.once('finish', () => {
         if (answering.get(req.socket) === res) answering.delete(req.socket)
       })
+      if (!toOriginForm(req)) return refuseTarget(res)
       const url = req.url ?? '/'
       if (isApiPath(url)) api(req, res)
       else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)

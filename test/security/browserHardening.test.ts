@@ -149,3 +149,42 @@ describe('HEAD on every GET route', () => {
     expect((await wrong.json()).error.details.allowed).toEqual(['GET', 'HEAD'])
   })
 })
+
+describe('absolute-form request targets', () => {
+  /** One raw request over a socket; the answer's head and body as text. */
+  const raw = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(server.origin).port), '127.0.0.1', () => socket.write(request))
+      let text = ''
+      socket.on('data', (d) => {
+        text += d
+        if (/\r\n\r\n/.test(text) && /content-length: 0\r\n|"success"/i.test(text)) socket.end()
+      })
+      socket.on('end', () => resolve(text))
+      socket.on('error', reject)
+      setTimeout(() => socket.end(), 2_000)
+    })
+
+  it('are served as their path on this host: the API answers, nothing points at the named host', async () => {
+    const answer = await raw(`GET http://other.example/api/v1/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+    expect(answer).toContain('"success":true')
+    expect(answer.toLowerCase()).not.toContain('other.example')
+  })
+
+  it('a target that is neither a path nor an absolute URL is refused with the envelope', async () => {
+    const answer = await raw(`GET other.example/api/v1/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(answer).toContain('"code":"validation.failed"')
+    expect(answer).toContain('"constraint":"http_syntax"')
+  })
+
+  it('the origin form reaches the handlers (Next builds its redirects from it)', async () => {
+    const { toOriginForm } = await import('../../src/http/nodeServer')
+    const req = { url: 'http://other.example/admin/?a=1', method: 'GET' }
+    expect(toOriginForm(req as never)).toBe(true)
+    expect(req.url).toBe('/admin/?a=1')
+    expect(toOriginForm({ url: '*', method: 'OPTIONS' } as never)).toBe(true)
+    expect(toOriginForm({ url: 'javascript:alert(1)', method: 'GET' } as never)).toBe(false)
+  })
+})
