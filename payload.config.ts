@@ -23,6 +23,7 @@ import { getConfig } from './src/config'
 import { engine } from './src/db/engine'
 import { logger } from './src/logging'
 import { onStart } from './src/startup/startup'
+import { withRelationshipChecks } from './collections/relationshipChecks'
 
 const withConsoleEndpoints = (collections: CollectionConfig[]): CollectionConfig[] =>
   collections.map((c) => (consoleEndpoints[c.slug] ? { ...c, endpoints: [...(c.endpoints || []), ...consoleEndpoints[c.slug]!] } : c))
@@ -60,7 +61,7 @@ export default buildConfig({
     },
   },
   // The console's custom endpoints (endpoints/console.ts) are attached here, by collection.
-  collections: engine().withIds(withConsoleEndpoints([
+  collections: withRelationshipChecks(engine().withIds(withConsoleEndpoints([
     Users,
     Roles,
     RefreshTokens,
@@ -75,8 +76,8 @@ export default buildConfig({
     Notifications,
     TagRenames,
     ModerationEvents,
-  ])),
-  globals: [Branding],
+  ]))),
+  globals: withRelationshipChecks([Branding]),
   db: engine().adapter(config.database),
   // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose
   // claim is atomic across processes (Payload's runJobs finds, then updates: two runners can

@@ -95,7 +95,7 @@ describe('GET /catalog', () => {
   it('is invalidated by writes another process makes (the version comes from the database)', async () => {
     const before = (await catalog()).headers.get('etag')!
     // A second app process on the same database: this process's hooks never see the write.
-    updateInOtherProcess({ collection: 'platforms', where: { slug: { equals: 'youtube' } }, data: { label: 'YT' } })
+    await updateInOtherProcess({ collection: 'platforms', where: { slug: { equals: 'youtube' } }, data: { label: 'YT' } })
     const after = await catalog(before)
     expect(after.status).toBe(200)
     expect(after.body.data.platforms[0].label).toBe('YT')

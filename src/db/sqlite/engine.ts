@@ -1,9 +1,12 @@
 /** The embedded SQLite engine behind EngineOps: every raw access on the service's one connection (./connection). */
+import type { Client } from '@libsql/client'
 import { sqliteAdapter } from '@payloadcms/db-sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import type { DatabaseAdapterObj } from 'payload'
 
 import { getConfig } from '../../config'
+import type { ContentStore } from '../contentTypes'
 import type { EngineOps } from '../engineOps'
 import { newHexId } from '../ids'
 import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
@@ -15,7 +18,9 @@ import { syncSqliteSchema } from './schemaSync'
 import { recordedUpdateSqlite } from './moderationEvents'
 import { renameTagSqlite } from './tagRename'
 import { reorderTaxonomySqlite } from './taxonomyReorder'
+import { BUSY_TIMEOUT_MS, queuePayloadTransactions } from './payloadWrites'
 import { sqliteVersionOf } from './versions'
+import { underWriteGate } from './writeGate'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)
@@ -25,17 +30,55 @@ function sqliteFile(uri: string): string {
 
 const file = () => sqliteFileOf(getConfig().database.uri)
 
+/**
+ * Payload's adapter with transactions on: every save (its row and its relationship rows) is one
+ * IMMEDIATE transaction, committed whole or rolled back, opened through ./payloadWrites (this
+ * process's write gate, one long-lived write connection with busy_timeout).
+ */
+function payloadAdapter(uri: string): DatabaseAdapterObj {
+  const file = sqliteFile(uri)
+  const adapter = sqliteAdapter({
+    client: { url: `file:${file}` },
+    // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
+    wal: true,
+    busyTimeout: BUSY_TIMEOUT_MS,
+    // The service syncs the schema itself (prepare), in production too.
+    push: false,
+    // Any value turns Payload's transactions on; the BEGIN is ./payloadWrites' (IMMEDIATE).
+    transactionOptions: {},
+  })
+  return {
+    ...adapter,
+    init: (args) => {
+      const instance = adapter.init(args) as ReturnType<typeof adapter.init> & { client?: Client }
+      const connect = instance.connect
+      if (connect) {
+        instance.connect = async function (this: typeof instance, options) {
+          await connect.call(this, options)
+          if (instance.client) queuePayloadTransactions(instance.client, file)
+        }
+      }
+      return instance
+    },
+  }
+}
+
+/** The store's writes (start-up backfill, seed inserts, bulk loads) queue like every other writer. */
+function gatedStore(s: ContentStore): ContentStore {
+  return {
+    ...s,
+    prepare: () => underWriteGate(() => s.prepare()),
+    insertContent: (rows) => underWriteGate(() => s.insertContent(rows)),
+    bulkLoadContent: (batches, progress) => underWriteGate(() => s.bulkLoadContent(batches, progress)),
+    insertTags: (rows) => underWriteGate(() => s.insertTags(rows)),
+  }
+}
+
+let store: { file: string; store: ContentStore } | undefined
+
 export const sqliteEngine: EngineOps = {
   name: 'sqlite',
-  adapter: (db) =>
-    sqliteAdapter({
-      client: { url: `file:${sqliteFile(db.uri)}` },
-      // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
-      wal: true,
-      busyTimeout: 5000,
-      // The service syncs the schema itself (prepare), in production too.
-      push: false,
-    }),
+  adapter: (db) => payloadAdapter(db.uri),
   withIds: (collections) =>
     collections.map((c) => ({
       ...c,
@@ -49,17 +92,21 @@ export const sqliteEngine: EngineOps = {
       return false
     }
   },
-  prepare: async (payload) => void (await syncSqliteSchema(payload, file())),
-  contentStore: () => sqliteContentStore(file()),
-  claimRefreshToken: async (_payload, tokenHash, reason, now, successor) => claimRefreshTokenSqlite(file(), tokenHash, reason, now, successor),
-  hitRateLimit: async (_payload, key, points, durationSeconds) => hitRateLimitSqlite(file(), key, points, durationSeconds),
-  renameTag: async (_payload, input) => renameTagSqlite(file(), input),
-  reorderTaxonomy: async (_payload, input) => reorderTaxonomySqlite(file(), input),
-  transitionStatus: async (_payload, t) => transitionStatusSqlite(file(), t),
-  recordedUpdate: async (_payload, u) => recordedUpdateSqlite(file(), u),
-  claimFollowUp: async (_payload, claim) => claimFollowUpSqlite(file(), claim),
-  completeFollowUp: async (_payload, id, worker, at) => completeFollowUpSqlite(file(), id, worker, at),
-  failFollowUp: async (_payload, failure) => failFollowUpSqlite(file(), failure),
+  prepare: async (payload) => void (await underWriteGate(() => syncSqliteSchema(payload, file()))),
+  contentStore: () => {
+    const f = file()
+    if (store?.file !== f) store = { file: f, store: gatedStore(sqliteContentStore(f)) }
+    return store.store
+  },
+  claimRefreshToken: (_payload, tokenHash, reason, now, successor) => underWriteGate(() => claimRefreshTokenSqlite(file(), tokenHash, reason, now, successor)),
+  hitRateLimit: (_payload, key, points, durationSeconds) => underWriteGate(() => hitRateLimitSqlite(file(), key, points, durationSeconds)),
+  renameTag: (_payload, input) => underWriteGate(() => renameTagSqlite(file(), input)),
+  reorderTaxonomy: (_payload, input) => underWriteGate(() => reorderTaxonomySqlite(file(), input)),
+  transitionStatus: (_payload, t) => underWriteGate(() => transitionStatusSqlite(file(), t)),
+  recordedUpdate: (_payload, u) => underWriteGate(() => recordedUpdateSqlite(file(), u)),
+  claimFollowUp: (_payload, claim) => underWriteGate(() => claimFollowUpSqlite(file(), claim)),
+  completeFollowUp: (_payload, id, worker, at) => underWriteGate(() => completeFollowUpSqlite(file(), id, worker, at)),
+  failFollowUp: (_payload, failure) => underWriteGate(() => failFollowUpSqlite(file(), failure)),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(file(), contentId),
   followUpDepth: async (_payload, now) => followUpDepthSqlite(file(), now),
   closeOwnConnections: closeConnection,

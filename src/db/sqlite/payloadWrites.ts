@@ -1,0 +1,79 @@
+/**
+ * Payload's own saves on SQLite, made atomic and queued. `@payloadcms/db-sqlite` runs a save as
+ * several statements (the row, then its relationship rows deleted and re-inserted) and wraps
+ * them in a transaction only when given `transactionOptions`; @libsql/client then opens each
+ * transaction (BEGIN IMMEDIATE) on a connection it hands away and replaces by a new one, which
+ * has no busy_timeout (fails at once when another process writes) and stays open until garbage
+ * collection. Here the adapter's client opens every write transaction instead:
+ * - after this process's write gate (./writeGate), so in-process writers queue on promises;
+ * - on a connection of its own with busy_timeout, so other processes' writers are waited for,
+ *   closed when the transaction ends (nothing waits for garbage collection);
+ * - BEGIN IMMEDIATE: the write lock is taken up front, never upgraded half-way (which could
+ *   fail with SQLITE_BUSY inside the transaction).
+ */
+import type { Client, Transaction, TransactionMode } from '@libsql/client'
+import { Sqlite3Transaction } from '@libsql/client/sqlite3'
+import Database from 'libsql'
+
+import { acquireWriteGate } from './writeGate'
+
+export const BUSY_TIMEOUT_MS = 5000
+
+/** A connection for one transaction: fresh, so it reads the schema as it is now (libsql prepares against the schema a connection last read, so a long-lived one would miss a table rebuilt since). */
+function openWriteConnection(file: string): InstanceType<typeof Database> {
+  const db = new Database(file)
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  return db
+}
+
+/** A transaction that lets the next writer in once it is committed, rolled back or closed. */
+function releasing(tx: Transaction, release: () => void): Transaction {
+  const commit = tx.commit.bind(tx)
+  const rollback = tx.rollback.bind(tx)
+  const close = tx.close.bind(tx)
+  tx.commit = async () => {
+    try {
+      await commit()
+    } finally {
+      // A failed COMMIT leaves the transaction open: roll it back before letting others in.
+      if (!tx.closed) await rollback().catch(() => undefined)
+      release()
+    }
+  }
+  tx.rollback = async () => {
+    try {
+      await rollback()
+    } finally {
+      release()
+    }
+  }
+  tx.close = () => {
+    try {
+      close()
+    } finally {
+      release()
+    }
+  }
+  return tx
+}
+
+/** Makes the adapter's client open its write transactions as described above. */
+export function queuePayloadTransactions(client: Client, file: string): void {
+  client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
+    const release = await acquireWriteGate()
+    let db: InstanceType<typeof Database> | undefined
+    try {
+      db = openWriteConnection(file)
+      db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
+      const opened = db
+      return releasing(new Sqlite3Transaction(opened, 'number') as unknown as Transaction, () => {
+        opened.close()
+        release()
+      })
+    } catch (err) {
+      db?.close()
+      release()
+      throw err
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * One SQLite writer at a time in this process, waited for asynchronously. SQLite has one write
+ * lock per file; a connection waits for it by sleeping inside the native call (busy_timeout),
+ * which blocks the event loop. If the loop is blocked while another write transaction of the
+ * same process is open (a Payload save awaiting its hooks), that transaction can never finish:
+ * a stall until busy_timeout, then SQLITE_BUSY. So every write of this process (Payload's
+ * transactions, ./payloadWrites, and the service's own, ./engine) first takes this gate: they
+ * queue here, on promises, and the native busy wait is left for other processes only, which
+ * finish on their own loops.
+ *
+ * A write transaction never waits for another write of its own process while it holds the gate
+ * (raw writes do not run inside Payload's hooks): a wait longer than GATE_TIMEOUT_MS is a bug,
+ * reported as an error instead of a hang.
+ */
+export const GATE_TIMEOUT_MS = 30_000
+
+let tail: Promise<void> = Promise.resolve()
+let waiting = 0
+
+export class WriteGateTimeout extends Error {
+  constructor() {
+    super(`Waited more than ${GATE_TIMEOUT_MS / 1000} s for this process's SQLite write gate.`)
+    this.name = 'WriteGateTimeout'
+  }
+}
+
+/** Waits for the gate; the returned release (idempotent) lets the next writer in. */
+export async function acquireWriteGate(): Promise<() => void> {
+  let release!: () => void
+  const mine = new Promise<void>((resolve) => (release = resolve))
+  const before = tail
+  tail = before.then(() => mine)
+  waiting += 1
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      before,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new WriteGateTimeout()), GATE_TIMEOUT_MS)
+        timer.unref()
+      }),
+    ])
+  } catch (err) {
+    // Give the turn up at once, so the writers behind are not blocked by this one.
+    release()
+    throw err
+  } finally {
+    clearTimeout(timer)
+    waiting -= 1
+  }
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    release()
+  }
+}
+
+/** Runs `write` (usually synchronous SQL on the service's connection) holding the gate. */
+export async function underWriteGate<T>(write: () => T | Promise<T>): Promise<T> {
+  const release = await acquireWriteGate()
+  try {
+    return await write()
+  } finally {
+    release()
+  }
+}
+
+/** Writers queued for the gate now (for tests and metrics). */
+export const writeGateQueue = (): number => waiting

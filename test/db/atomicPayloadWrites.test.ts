@@ -1,0 +1,135 @@
+/**
+ * Payload's own writes are all-or-nothing, and a relationship to a document that does not
+ * exist is the caller's mistake: 400 naming the field, never a 500 "FOREIGN KEY constraint
+ * failed" after half the save (the user's role rows deleted, the new ones refused: the only
+ * admin locked out). And Payload's saves queue behind each other and behind the service's own
+ * writes instead of failing with SQLITE_BUSY.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
+import { testApp, type TestApp } from '../support/app'
+
+let app: TestApp
+let adminCookie: string
+let adminId: string
+let adminToken: string
+const MISSING = '65a1b2c3d4e5f60718293a4b'
+
+async function cookieOf(email: string, password: string): Promise<string> {
+  const res = await app.request('POST', '/users/login', { body: { email, password } })
+  expect(res.status, res.text).toBe(200)
+  return `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+}
+
+beforeAll(async () => {
+  app = await testApp()
+  adminCookie = await cookieOf('admin@example.com', 'admin-password-123')
+  const admin = (await app.payload.find({ collection: 'users', where: { email: { equals: 'admin@example.com' } }, depth: 0 })).docs[0]!
+  adminId = String(admin.id)
+  adminToken = (await app.request('POST', '/v1/auth/login', { body: { email: 'admin@example.com', password: 'admin-password-123' } })).body.data.accessToken
+})
+
+const rolesOf = async (id: string) =>
+  ((await app.payload.findByID({ collection: 'users', id, depth: 0, overrideAccess: true })).roles ?? []).map(String).sort()
+
+describe('a relationship to a missing id', () => {
+  it('Payload REST: 400 naming the field, and the user keeps every role', async () => {
+    const before = await rolesOf(adminId)
+    expect(before.length).toBeGreaterThan(0)
+    const res = await app.request('PATCH', `/users/${adminId}`, { body: { roles: [...before, MISSING] }, headers: { cookie: adminCookie } })
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.errors[0].data.errors).toEqual([expect.objectContaining({ path: 'roles' })])
+    expect(res.body.errors[0].data.errors[0].message).toContain(MISSING)
+    expect(await rolesOf(adminId)).toEqual(before)
+  })
+
+  it('the Local API: a ValidationError naming the field, nothing written', async () => {
+    const facet = (await app.payload.find({ collection: 'facets', limit: 1 })).docs[0]!
+    const tags = await app.payload.count({ collection: 'tags' })
+    const err = await app.payload
+      .create({ collection: 'tags', data: { slug: 'orphan', label: 'Orphan', facet: MISSING }, overrideAccess: true })
+      .then(() => null, (e: unknown) => e)
+    expect((err as Error)?.name).toBe('ValidationError')
+    expect((err as { data?: { errors?: { path: string }[] } }).data?.errors?.[0]?.path).toBe('facet')
+    expect(await app.payload.count({ collection: 'tags' })).toEqual(tags)
+    // The same save with the facet that exists goes through.
+    await app.payload.create({ collection: 'tags', data: { slug: 'orphan', label: 'Orphan', facet: facet.id }, overrideAccess: true })
+  })
+
+  it('/api/v1: 400 validation.failed naming the field', async () => {
+    const res = await app.request('PATCH', `/v1/users/${adminId}`, { body: { roles: [MISSING] }, token: adminToken })
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.error.code).toBe('validation.failed')
+    expect(res.body.error.details).toEqual([expect.objectContaining({ field: expect.stringMatching(/^roles(\.0)?$/) })])
+    expect((await rolesOf(adminId)).length).toBeGreaterThan(0)
+  })
+})
+
+describe('a save that fails half-way leaves the document exactly as before', () => {
+  it('the row is written, then its relationship rows fail: the row change is rolled back too', async () => {
+    const roles = (await app.payload.find({ collection: 'roles', depth: 0, limit: 10 })).docs
+    const member = roles.find((r) => r.name === 'member')!
+    const moderator = roles.find((r) => r.name === 'moderator')!
+    const user = await app.payload.create({
+      collection: 'users',
+      data: { email: 'half@example.com', username: 'half', password: 'half-password-123', roles: [member.id] },
+      overrideAccess: true,
+    })
+    // A real database failure on the save's second statement (its relationship rows), as a
+    // constraint would raise it: the row update (username) has run by then.
+    const db = connection(sqliteFileOf(process.env.DATABASE_URI!))
+    db.exec(`CREATE TRIGGER half_write BEFORE INSERT ON users_rels WHEN NEW.parent_id = '${user.id}' AND NEW.roles_id = '${moderator.id}'
+             BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
+    try {
+      const err = await app.payload
+        .update({ collection: 'users', id: user.id, data: { username: 'changed', roles: [member.id, moderator.id] }, overrideAccess: true })
+        .then(() => null, (e: unknown) => e)
+      expect(String(err)).toContain('insert into "users_rels"')
+    } finally {
+      db.exec('DROP TRIGGER half_write')
+    }
+    const after = await app.payload.findByID({ collection: 'users', id: user.id, depth: 0, overrideAccess: true })
+    expect(after.username).toBe('half')
+    expect(after.roles).toEqual([member.id])
+  })
+})
+
+describe('concurrent saves', () => {
+  it('16 admin-panel saves at once beside workflow writes: every one succeeds, no SQLITE_BUSY', async () => {
+    const facet = (await app.payload.find({ collection: 'facets', limit: 1 })).docs[0]!
+    const created = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        app.payload.create({ collection: 'tags', data: { slug: `busy-${i}`, label: `Busy ${i}`, facet: facet.id }, overrideAccess: true }),
+      ),
+    )
+    const submitted = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        app.request('POST', '/v1/content/submit', { body: { title: `Concurrent ${i}`, url: `https://example.org/concurrent-${i}` }, token: adminToken }),
+      ),
+    )
+    for (const s of submitted) expect(s.status, s.text).toBe(201)
+    const saves = [
+      ...created.map((tag, i) => app.request('PATCH', `/tags/${tag.id}`, { body: { label: `Busy ${i} renamed` }, headers: { cookie: adminCookie } })),
+      ...created.map((_, i) =>
+        app.request('POST', '/tags', { body: { slug: `busy-new-${i}`, label: `New ${i}`, facet: facet.id }, headers: { cookie: adminCookie } }),
+      ),
+    ]
+    const workflow = [
+      ...submitted.slice(0, 2).map((s) => app.request('POST', `/v1/content/${s.body.data.slug}/approve`, { body: {}, token: adminToken })),
+      ...submitted.slice(2).map((s) => app.request('POST', `/v1/content/${s.body.data.slug}/reject`, { body: { reason: 'Not a fit' }, token: adminToken })),
+      app.request('POST', '/v1/tags/busy-0/rename', { body: { newSlug: 'busy-zero' }, token: adminToken }),
+    ]
+    const results = await Promise.all([...saves, ...workflow])
+    expect(saves).toHaveLength(16)
+    for (const [i, r] of results.entries()) {
+      expect(r.status, `${i}: ${r.text}`).toBeLessThan(300)
+      expect(r.text).not.toMatch(/SQLITE_BUSY|database is locked/i)
+    }
+    expect(app.rawLogs.join('\n')).not.toMatch(/SQLITE_BUSY|database is locked/i)
+    const renamed = await app.payload.find({ collection: 'tags', where: { slug: { like: 'busy-' } }, limit: 100, depth: 0 })
+    expect(renamed.docs.filter((t) => / renamed$/.test(String(t.label)))).toHaveLength(8)
+    expect(renamed.docs.filter((t) => String(t.slug).startsWith('busy-new-'))).toHaveLength(8)
+    expect(renamed.docs.some((t) => t.slug === 'busy-zero')).toBe(true)
+  })
+})
