@@ -2,7 +2,7 @@ import type { CollectionAfterReadHook, CollectionBeforeChangeHook, CollectionCon
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
-import { afterUserChange, hashPasswordBeforeOperation } from '../src/services/userHooks'
+import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from '../src/services/userHooks'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
@@ -61,6 +61,7 @@ export const Users: CollectionConfig = {
     beforeOperation: [hashPasswordBeforeOperation],
     beforeChange: [enforceGrantRule],
     afterChange: [afterUserChange],
+    afterOperation: [clearPasswordFlag],
     afterRead: [hideSessions],
   },
   fields: [

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 
-import type { CollectionAfterChangeHook, CollectionBeforeOperationHook } from 'payload'
+import type { CollectionAfterChangeHook, CollectionAfterOperationHook, CollectionBeforeOperationHook } from 'payload'
 import { ValidationError } from 'payload'
 
 import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords'
@@ -55,8 +55,9 @@ export const hashPasswordBeforeOperation: CollectionBeforeOperationHook = async 
  */
 export const afterUserChange: CollectionAfterChangeHook = async ({ doc, previousDoc, operation, req }) => {
   const { payload } = req
+  // Set once per operation, read by every user it writes (a bulk update writes many); cleared
+  // when the operation ends (clearPasswordFlag), never by the first user's hook.
   const passwordSet = req.context[CONTEXT_KEY] === true
-  delete req.context[CONTEXT_KEY]
   const deactivated = operation === 'update' && previousDoc?.isActive !== false && doc.isActive === false
   const data: Record<string, unknown> = {}
   if (operation === 'create') Object.assign(data, { hash: null, salt: null })
@@ -68,4 +69,10 @@ export const afterUserChange: CollectionAfterChangeHook = async ({ doc, previous
     await payload.db.updateOne({ collection: 'users', id: doc.id, data, req, returning: false })
   }
   return doc
+}
+
+/** After the whole operation (every user of a bulk update written): the next write in this request starts clean. */
+export const clearPasswordFlag: CollectionAfterOperationHook = ({ req, result }) => {
+  delete req.context[CONTEXT_KEY]
+  return result
 }
