@@ -5,6 +5,7 @@ import type { Content as ContentDoc } from '../payload-types'
 import { contentUrlKeyHook } from '../src/services/contentDuplicates'
 import { domainWriteHooks } from '../src/services/domainWriteHooks'
 import { consoleContentRules } from '../src/services/contentSubmission'
+import { deriveThumbnailUrl } from '../src/services/contentThumbnail'
 import { slugProblem } from '../src/slug'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { contentUrlValidator } from '../src/urlPolicy'
@@ -59,7 +60,8 @@ export const Content: CollectionConfig = {
   hooks: {
     // The console's REST: submit rules on create, no workflow move on update (services only).
     // Then, for every write, the URL key follows the URL (duplicate URLs, src/services/contentDuplicates).
-    beforeChange: [consoleContentRules, contentUrlKeyHook],
+    // thumbnailUrl always follows the thumbnail's media record (src/services/contentThumbnail).
+    beforeChange: [consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl],
     // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
     ...domainWriteHooks('content'),
   },
@@ -102,7 +104,7 @@ export const Content: CollectionConfig = {
     { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
     { name: 'rejectionReason', type: 'textarea', validate: textValidator(TEXT_LIMITS.reason), admin: { readOnly: true } },
     { name: 'thumbnail', type: 'upload', relationTo: 'media' },
-    // Denormalized from the upload so list reads need no join (written with `thumbnail`).
+    // Denormalized from the upload so list reads need no join: derived from `thumbnail` on every write, never typed.
     { name: 'thumbnailUrl', type: 'text', admin: { readOnly: true, position: 'sidebar' } },
   ],
   timestamps: true,

@@ -8,6 +8,7 @@ import type { CollectionSlug } from 'payload'
 import { describe, expect, it } from 'vitest'
 
 import type { Permission } from '../../src/auth/permissions'
+import { renderThumbnail } from '../../src/media/thumbnail'
 import { ADMIN, createUser, freshIp, login } from '../auth/helpers'
 import { content, taxonomy } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'
@@ -200,6 +201,58 @@ describe('content workflow fields through PATCH /api/content/<id>', () => {
     const res = await app.request('PATCH', `/content/${item.id}`, { headers: { cookie: moderator.cookie }, body: { tagSlugs: ['sql', 'no-such-tag'] } })
     expectRefused(res, 'content', ['tagSlugs.1'])
     expect((await storedContent(app, item.id)).tagSlugs).toEqual(['sql'])
+  })
+})
+
+describe('thumbnailUrl follows the thumbnail, whatever the route', () => {
+  const upload = async (app: TestApp, name: string) => {
+    const png = await renderThumbnail({ title: name, color: '#336699' })
+    return app.payload.create({ collection: 'media', data: { alt: name }, file: { data: png, mimetype: 'image/png', name, size: png.length }, overrideAccess: true })
+  }
+
+  it('refuses an external URL typed into thumbnailUrl (a tracking pixel); the public item keeps none', async () => {
+    const { app, moderator } = await setup()
+    const item = await content(app.payload, {})
+    const res = await app.request('PATCH', `/content/${item.id}`, {
+      headers: { cookie: moderator.cookie },
+      body: { thumbnailUrl: 'https://tracker.example/pixel.gif' },
+    })
+    expectRefused(res, 'content', ['thumbnailUrl'])
+    expect((await storedContent(app, item.id)).thumbnailUrl ?? null).toBeNull()
+    expect((await app.request('GET', `/v1/content/${item.slug}`)).body.data.thumbnailUrl).toBeNull()
+  })
+
+  it('a moderator may choose another uploaded media item: the URL follows it, and clears with it', async () => {
+    const { app, moderator } = await setup()
+    const item = await content(app.payload, {})
+    const media = await upload(app, 'chosen-thumbnail.png')
+    const chosen = await app.request('PATCH', `/content/${item.id}`, { headers: { cookie: moderator.cookie }, body: { thumbnail: media.id } })
+    expect(chosen.status, chosen.text).toBe(200)
+    expect((await storedContent(app, item.id)).thumbnailUrl).toBe(media.url)
+    expect((await app.request('GET', `/v1/content/${item.slug}`)).body.data.thumbnailUrl).toMatch(/\/chosen-thumbnail\.png$/)
+    // Both at once: the typed URL loses to the media record's.
+    const both = await app.request('PATCH', `/content/${item.id}`, {
+      headers: { cookie: moderator.cookie },
+      body: { thumbnail: media.id, thumbnailUrl: 'https://tracker.example/pixel.gif' },
+    })
+    expectRefused(both, 'content', ['thumbnailUrl'])
+    const cleared = await app.request('PATCH', `/content/${item.id}`, { headers: { cookie: moderator.cookie }, body: { thumbnail: null } })
+    expect(cleared.status, cleared.text).toBe(200)
+    expect((await storedContent(app, item.id)).thumbnailUrl ?? null).toBeNull()
+  })
+
+  it('on create too, and through the Local API', async () => {
+    const { app, moderator } = await setup()
+    const res = await app.request('POST', '/content', {
+      headers: { cookie: moderator.cookie },
+      body: { title: 'Pixel', url: 'https://example.org/pixel-create', thumbnailUrl: 'https://tracker.example/p.gif' },
+    })
+    expectRefused(res, 'content', ['thumbnailUrl'])
+    const item = await content(app.payload, {})
+    const err = await app.payload
+      .update({ collection: 'content', id: item.id, data: { thumbnailUrl: 'https://tracker.example/p.gif' }, overrideAccess: true })
+      .then(() => null, (e: unknown) => e)
+    expect((err as Error)?.name).toBe('ValidationError')
   })
 })
 
