@@ -3,15 +3,16 @@ import { APIError, type CollectionConfig } from 'payload'
 import { allowIf } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { PERMISSIONS } from '../src/auth/permissions'
-import { grantorOfConsole, roleChangeProblem, throwIfRefusedInConsole } from '../src/services/grants'
+import { actOnRoleProblem, grantorOfConsole, roleChangeProblem, throwIfRefusedInConsole } from '../src/services/grants'
 import { deleteProblem, protectedChangeProblem, type RoleDoc } from '../src/services/roles'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /**
  * Roles are data: named sets of permission strings, editable at runtime. The same rules as
  * the API apply in the admin panel: the seeded admin role keeps every permission and cannot
- * be deleted, a role held by users cannot be deleted, and only permissions the caller holds
- * are added or taken away (src/services/grants.ts).
+ * be deleted, a role held by users cannot be deleted, only permissions the caller holds
+ * are added or taken away, and a role is edited or deleted only by a holder of every permission
+ * it holds (src/services/grants.ts).
  */
 export const Roles: CollectionConfig = {
   slug: 'roles',
@@ -32,6 +33,7 @@ export const Roles: CollectionConfig = {
         const grantor = grantorOfConsole(req)
         if (!grantor) return data
         const before = operation === 'update' ? ((originalDoc as RoleDoc | undefined)?.permissions ?? []) : null
+        if (before) throwIfRefusedInConsole(actOnRoleProblem(grantor, before))
         const given = (data as { permissions?: string[] | null }).permissions
         const after = given === undefined ? (operation === 'create' ? [] : undefined) : (given ?? [])
         throwIfRefusedInConsole(roleChangeProblem(grantor, before, after))
@@ -47,6 +49,8 @@ export const Roles: CollectionConfig = {
     beforeDelete: [
       async ({ id, req }) => {
         const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })
+        const grantor = grantorOfConsole(req)
+        if (grantor) throwIfRefusedInConsole(actOnRoleProblem(grantor, role.permissions ?? []))
         const problem = await deleteProblem(req.payload, role)
         if (problem) throw new APIError(problem.message, 409, null, true)
       },

@@ -1,9 +1,10 @@
-import type { CollectionAfterReadHook, CollectionBeforeChangeHook, CollectionConfig } from 'payload'
+import { APIError, type CollectionAfterReadHook, type CollectionBeforeChangeHook, type CollectionConfig } from 'payload'
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from '../src/services/userHooks'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
+import { LAST_HOLDER_MESSAGE, orphanedPermissions } from '../src/services/lastHolder'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /**
@@ -19,6 +20,11 @@ const enforceGrantRule: CollectionBeforeChangeHook = async ({ data, originalDoc,
   }
   if (data.roles !== undefined) {
     throwIfRefusedInConsole(await roleAssignmentProblem(req.payload, grantor, roleIdsOf(data.roles), req))
+  }
+  if (operation === 'update' && originalDoc) {
+    const change = { roles: data.roles !== undefined ? roleIdsOf(data.roles) : undefined, isActive: data.isActive as boolean | undefined }
+    const orphaned = await orphanedPermissions(req.payload, String((originalDoc as { id: unknown }).id), change, req)
+    if (orphaned.length > 0) throw new APIError(LAST_HOLDER_MESSAGE, 409, { permissions: orphaned }, true)
   }
   return data
 }

@@ -62,7 +62,7 @@ export const deleteRoleRoute = defineRoute({
   summary: 'Delete a role no user holds',
   responses: { data: Deleted, errors: ['role.not_found', 'role.protected', 'role.in_use'] },
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: await deleteRole(ctx.req.payload, ctx.params.id!) }),
+  handler: async (ctx) => ({ data: await deleteRole(ctx.req.payload, ctx.params.id!, grantorWith(ctx.user!.permissions)) }),
 })
 
 export const roleRoutes = [createRoleRoute, listRolesRoute, getRoleRoute, updateRoleRoute, deleteRoleRoute]

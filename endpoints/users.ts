@@ -59,7 +59,7 @@ export const updateUserRoute = defineRoute({
   path: '/users/:id',
   summary: 'Update a user (partial)',
   request: { body: updateBody },
-  responses: { data: UserDto, errors: ['user.not_found', 'user.email_taken', 'user.username_taken', 'role.not_found'] },
+  responses: { data: UserDto, errors: ['user.not_found', 'user.email_taken', 'user.username_taken', 'role.not_found', 'user.last_holder'] },
   permissions: MANAGE,
   handler: async (ctx) => {
     const patch = parseWith(updateBody, await ctx.body())
@@ -72,7 +72,7 @@ export const deleteUserRoute = defineRoute({
   method: 'delete',
   path: '/users/:id',
   summary: 'Deactivate a user (refresh tokens revoked; never removed)',
-  responses: { data: Deleted, errors: ['user.not_found'] },
+  responses: { data: Deleted, errors: ['user.not_found', 'user.last_holder'] },
   permissions: MANAGE,
   handler: async (ctx) => ({ data: await deactivateUser(ctx.req.payload, ctx.params.id!, grantorWith(ctx.user!.permissions)) }),
 })

@@ -939,7 +939,7 @@ export interface components {
              * @description Stable, machine-readable; branch on this.
              * @enum {string}
              */
-            code: "validation.failed" | "pagination.invalid" | "sort.unsupported" | "query.too_short" | "auth.missing_token" | "auth.invalid_token" | "auth.invalid_credentials" | "auth.forbidden" | "content.submissions_closed" | "content.not_found" | "tag.not_found" | "user.not_found" | "role.not_found" | "surface.not_found" | "group.not_found" | "channel.not_found" | "platform.not_found" | "facet.not_found" | "route.not_found" | "route.method_not_allowed" | "request.timeout" | "slug.reserved" | "slug.conflict" | "content.duplicate" | "user.email_taken" | "user.username_taken" | "role.name_taken" | "role.protected" | "role.in_use" | "content.state_invalid" | "ratelimit.exceeded" | "internal.error" | "service.unavailable";
+            code: "validation.failed" | "pagination.invalid" | "sort.unsupported" | "query.too_short" | "auth.missing_token" | "auth.invalid_token" | "auth.invalid_credentials" | "auth.forbidden" | "content.submissions_closed" | "content.not_found" | "tag.not_found" | "user.not_found" | "role.not_found" | "surface.not_found" | "group.not_found" | "channel.not_found" | "platform.not_found" | "facet.not_found" | "route.not_found" | "route.method_not_allowed" | "request.timeout" | "slug.reserved" | "slug.conflict" | "content.duplicate" | "user.email_taken" | "user.username_taken" | "role.name_taken" | "role.protected" | "role.in_use" | "user.last_holder" | "content.state_invalid" | "ratelimit.exceeded" | "internal.error" | "service.unavailable";
             /** @description Human-readable; not stable. */
             message: string;
             /** @description Shape-stable per code; the field list for validation.failed. */
@@ -7883,6 +7883,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `user.last_holder`: The change would leave permissions with no active holder; details = `{ permissions }`. */
+            409: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "user.last_holder";
+                        };
+                    };
+                };
+            };
             /** @description `internal.error`: Unhandled; details omitted in production. */
             500: {
                 headers: {
@@ -8085,6 +8101,8 @@ export interface operations {
             /**
              * @description `user.email_taken`: The email is already registered.
              *
+             *     `user.last_holder`: The change would leave permissions with no active holder; details = `{ permissions }`.
+             *
              *     `user.username_taken`: The username is taken.
              */
             409: {
@@ -8097,7 +8115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "user.email_taken" | "user.username_taken";
+                            code?: "user.email_taken" | "user.last_holder" | "user.username_taken";
                         };
                     };
                 };

@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   'role.name_taken': { status: 409, description: 'A role with this name exists.' },
   'role.protected': { status: 409, description: 'The admin role keeps its name and every permission.' },
   'role.in_use': { status: 409, description: 'The role is held by users.' },
+  'user.last_holder': { status: 409, description: 'The change would leave permissions with no active holder; details = `{ permissions }`.' },
   'content.state_invalid': { status: 422, description: 'The transition is not allowed from the current status.' },
   'ratelimit.exceeded': { status: 429, description: 'Throttled; Retry-After says when to try again.' },
   'internal.error': { status: 500, description: 'Unhandled; details omitted in production.' },

@@ -96,6 +96,11 @@ export async function permissionsOfRoles(payload: Payload, roleIds: readonly str
   return [...out].sort()
 }
 
+/** Editing or deleting a role: the caller must hold every permission the role holds, as granting it would need. */
+export function actOnRoleProblem(grantor: Grantor, rolePermissions: readonly string[]): GrantProblem | null {
+  return problem('You cannot change or delete a role that holds permissions you do not hold.', missingPermissions(grantor, rolePermissions))
+}
+
 /** Giving a user exactly these roles. */
 export async function roleAssignmentProblem(payload: Payload, grantor: Grantor, roleIds: readonly string[], req?: PayloadRequest): Promise<GrantProblem | null> {
   const granted = await permissionsOfRoles(payload, roleIds, req)

@@ -9,7 +9,7 @@ import type { Payload } from 'payload'
 import type { Role } from '../../payload-types'
 import { type Permission, PERMISSIONS } from '../auth/permissions'
 import { ApiError, notFound, validationFailed } from '../errors'
-import { type Grantor, roleChangeProblem, throwIfRefused } from './grants'
+import { type Grantor, actOnRoleProblem, roleChangeProblem, throwIfRefused } from './grants'
 import { withConflicts } from './conflicts'
 
 /** A role document as the Local API returns it (payload-types.ts). */
@@ -116,6 +116,7 @@ export async function updateRole(
   grantor: Grantor,
 ): Promise<RoleDto> {
   const role = await requireRole(payload, id)
+  throwIfRefused(actOnRoleProblem(grantor, role.permissions ?? []))
   throwIfRefused(roleChangeProblem(grantor, role.permissions ?? [], patch.permissions))
   const problem = protectedChangeProblem(role, patch)
   if (problem) throw new ApiError(409, 'role.protected', problem)
@@ -131,8 +132,9 @@ export async function updateRole(
   return toRoleDto(doc)
 }
 
-export async function deleteRole(payload: Payload, id: string): Promise<{ deleted: true; id: string }> {
+export async function deleteRole(payload: Payload, id: string, grantor: Grantor): Promise<{ deleted: true; id: string }> {
   const role = await requireRole(payload, id)
+  throwIfRefused(actOnRoleProblem(grantor, role.permissions ?? []))
   const problem = await deleteProblem(payload, role)
   if (problem) throw new ApiError(409, problem.code, problem.message, problem.details)
   await payload.delete({ collection: 'roles', id: role.id, overrideAccess: true })

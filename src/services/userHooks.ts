@@ -72,7 +72,8 @@ export const afterUserChange: CollectionAfterChangeHook = async ({ doc, previous
 }
 
 /** After the whole operation (every user of a bulk update written): the next write in this request starts clean. */
-export const clearPasswordFlag: CollectionAfterOperationHook = ({ req, result }) => {
-  delete req.context[CONTEXT_KEY]
+export const clearPasswordFlag: CollectionAfterOperationHook = ({ operation, req, result }) => {
+  // Reads of users made inside the write (its hooks look users up) are operations too: only a write ends it.
+  if (operation === 'create' || operation === 'update' || operation === 'updateByID') delete req.context[CONTEXT_KEY]
   return result
 }

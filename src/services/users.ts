@@ -7,6 +7,7 @@
  */
 import type { Payload, Where } from 'payload'
 
+import { LAST_HOLDER_MESSAGE, orphanedPermissions, type UserChange } from './lastHolder'
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOfUser } from '../../access/userPermissions'
 import type { User } from '../../payload-types'
@@ -135,6 +136,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
   if (patch.password !== undefined) data.password = patch.password
   if (patch.isActive !== undefined) data.isActive = patch.isActive
   if (roles !== undefined) data.roles = roles
+  await refuseOrphaning(payload, String(user.id), { roles, isActive: patch.isActive })
   try {
     // The users hooks revoke refresh tokens on deactivation and on a new password.
     await payload.update({ collection: 'users', id: user.id, data, overrideAccess: true })
@@ -144,10 +146,17 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
   return (await findUser(payload, String(user.id)))!
 }
 
+/** 409 `user.last_holder` when the change would leave a permission with no active holder (./lastHolder). */
+async function refuseOrphaning(payload: Payload, userId: string, change: UserChange): Promise<void> {
+  const orphaned = await orphanedPermissions(payload, userId, change)
+  if (orphaned.length > 0) throw new ApiError(409, 'user.last_holder', LAST_HOLDER_MESSAGE, { permissions: orphaned })
+}
+
 /** DELETE /users/:id: users are deactivated, never removed. */
 export async function deactivateUser(payload: Payload, id: string, grantor: Grantor): Promise<{ deleted: true; id: string }> {
   const user = await requireUser(payload, id)
   throwIfRefused(await actOnUserProblem(payload, grantor, user.roles))
+  await refuseOrphaning(payload, String(user.id), { isActive: false })
   await payload.update({ collection: 'users', id: user.id, data: { isActive: false }, overrideAccess: true })
   return { deleted: true, id: String(user.id) }
 }
