@@ -4,8 +4,8 @@ import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
 import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from '../src/services/userHooks'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
+import { normalizeUsername, usernameProblem } from '../src/auth/usernames'
 import { LAST_HOLDER_MESSAGE, orphanedPermissions } from '../src/services/lastHolder'
-import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /**
  * The grant rule in the console (src/services/grants.ts, as the API's users service asks it):
@@ -71,7 +71,16 @@ export const Users: CollectionConfig = {
     afterRead: [hideSessions],
   },
   fields: [
-    { name: 'username', type: 'text', required: true, unique: true, index: true, validate: textValidator(TEXT_LIMITS.username) },
+    {
+      name: 'username',
+      type: 'text',
+      required: true,
+      unique: true,
+      index: true,
+      // The API's rule (src/auth/usernames): normalised first, so a case variant meets the unique index.
+      hooks: { beforeValidate: [({ value }) => (typeof value === 'string' ? normalizeUsername(value) : value)] },
+      validate: (value: unknown) => (typeof value === 'string' ? (usernameProblem(value) ?? true) : 'The username is required.'),
+    },
     { name: 'roles', type: 'relationship', relationTo: 'roles', hasMany: true, saveToJWT: false },
     { name: 'isActive', type: 'checkbox', defaultValue: true, index: true },
     // The only password store: argon2id. Never readable through Payload, never shown.
