@@ -48,8 +48,8 @@ export function testApp(): Promise<TestApp> {
     const { openApiDocument } = await import('../../endpoints/reference')
     const { contractChecker } = await import('./contract')
     // As Next's api/[...slug] route serves Payload's REST (app/(payload)/api/[...slug]/route.ts).
-    const { refuseDeepBodies } = await import('../../src/http/deepBodyGuard')
-    const payloadRest = refuseDeepBodies((request: Request) => handleEndpoints({ config, request }))
+    const { guardPayloadRest } = await import('../../src/http/payloadRestGuard')
+    const payloadRest = guardPayloadRest(config, (request: Request) => handleEndpoints({ config, request }))
     const checkContract = contractChecker(openApiDocument())
     const request: TestApp['request'] = async (method, path, options = {}) => {
       const headers = new Headers(options.headers)
