@@ -24,6 +24,7 @@ import { engine } from './src/db/engine'
 import { logger } from './src/logging'
 import { onStart } from './src/startup/startup'
 import { withRelationshipChecks } from './collections/relationshipChecks'
+import { restrictLockedDocuments } from './access/lockedDocuments'
 
 const withConsoleEndpoints = (collections: CollectionConfig[]): CollectionConfig[] =>
   collections.map((c) => (consoleEndpoints[c.slug] ? { ...c, endpoints: [...(c.endpoints || []), ...consoleEndpoints[c.slug]!] } : c))
@@ -31,6 +32,7 @@ const withConsoleEndpoints = (collections: CollectionConfig[]): CollectionConfig
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 const config = getConfig()
 
+// Payload's own document locks get the project's rules once Payload has built them (access/lockedDocuments).
 export default buildConfig({
   secret: config.payloadSecret,
   serverURL: config.branding.publicUrl || undefined,
@@ -108,4 +110,4 @@ export default buildConfig({
   },
   typescript: { autoGenerate: false, outputFile: path.resolve(dirname, 'payload-types.ts') },
   onInit: onStart,
-})
+}).then(restrictLockedDocuments)
