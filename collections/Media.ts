@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import { referencedWriteHooks } from '../src/services/domainWriteHooks'
+import { protectMediaInUseFromDelete, protectMediaInUseFromReplace } from '../src/services/mediaInUse'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */
@@ -18,7 +19,11 @@ export const Media: CollectionConfig = {
     staticDir: 'data/media',
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'image/gif'],
   },
-  // The branding record shows its logo's and icon's URLs.
-  hooks: referencedWriteHooks('branding'),
+  // The branding record shows its logo's and icon's URLs; media shown somewhere is protected.
+  hooks: {
+    ...referencedWriteHooks('branding'),
+    beforeOperation: [protectMediaInUseFromReplace],
+    beforeDelete: [protectMediaInUseFromDelete],
+  },
   fields: [{ name: 'alt', type: 'text', validate: textValidator(TEXT_LIMITS.alt) }],
 }

@@ -45,7 +45,7 @@ export const approveContentRoute = defineRoute({
   method: 'post',
   path: '/content/:slug/approve',
   summary: 'Approve pending content',
-  responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid'] },
+  responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid', 'content.conflict'] },
   permissions: ['content.approve'],
   handler: async ({ req, params, user }) => ({ data: await approveContent(req.payload, { slug: params.slug! }, user) }),
 })
@@ -55,7 +55,7 @@ export const rejectContentRoute = defineRoute({
   path: '/content/:slug/reject',
   summary: 'Reject pending content, with an optional reason',
   request: { body: rejectBody },
-  responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid'] },
+  responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid', 'content.conflict'] },
   permissions: ['content.approve'],
   handler: async ({ req, params, body, user }) => {
     const { reason } = parseWith(rejectBody, await body())
@@ -67,7 +67,7 @@ export const deleteContentRoute = defineRoute({
   method: 'delete',
   path: '/content/:slug',
   summary: 'Soft-delete content (isActive=false)',
-  responses: { data: Deleted, errors: ['content.not_found'] },
+  responses: { data: Deleted, errors: ['content.not_found', 'content.conflict'] },
   permissions: ['content.delete'],
   handler: async ({ req, params, user }) => ({ data: await softDeleteContent(req.payload, { slug: params.slug! }, user) }),
 })
@@ -77,7 +77,7 @@ export const restoreContentRoute = defineRoute({
   method: 'post',
   path: '/content/:slug/restore',
   summary: 'Undo a soft delete',
-  responses: { data: ContentDto, errors: ['content.not_found'] },
+  responses: { data: ContentDto, errors: ['content.not_found', 'content.conflict'] },
   permissions: ['content.delete'],
   handler: async ({ req, params, user }) => ({ data: await restoreContent(req.payload, { slug: params.slug! }, user) }),
 })

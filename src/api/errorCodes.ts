@@ -35,6 +35,10 @@ export const ERROR_CODES = {
   'role.in_use': { status: 409, description: 'The role is held by users.' },
   'user.last_holder': { status: 409, description: 'The change would leave permissions with no active holder; details = `{ permissions }`.' },
   'content.state_invalid': { status: 422, description: 'The transition is not allowed from the current status.' },
+  'content.conflict': {
+    status: 409,
+    description: 'The item changed (moved or deleted by another request) while this one was in flight; details = `{ status, isActive }` now.',
+  },
   'ratelimit.exceeded': { status: 429, description: 'Throttled; Retry-After says when to try again.' },
   'internal.error': { status: 500, description: 'Unhandled; details omitted in production.' },
   'service.unavailable': { status: 503, description: 'The service is not ready; Retry-After says when to try again.' },

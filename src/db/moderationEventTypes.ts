@@ -29,6 +29,8 @@ export type RecordedUpdate = {
   /** The change counter the write moves (SQLite triggers move it themselves). */
   domain: 'content' | 'taxonomy'
   event: Omit<ModerationEventInput, 'targetCollection' | 'targetId'>
+  /** Content soft delete: the item's queued follow-ups are cancelled in the same transaction. */
+  cancelFollowUps?: boolean
   /** Test seam: runs inside the transaction after both writes; a throw rolls both back. */
   afterWrite?: () => void
 }

@@ -1,8 +1,8 @@
 /**
  * What each follow-up job does. Both are idempotent per item, because a job can run again
  * after its runner died between doing the work and recording it:
- * - thumbnail: skips an item that already has one; the upload's filename is derived from the
- *   item id, so an upload left by an interrupted run is linked instead of rendered again;
+ * - thumbnail: skips an item that already has one (an interrupted run may leave an unlinked
+ *   upload behind; it never links an upload it did not just create);
  * - notification: one per (item, kind), a unique index in the database (collections/Notifications).
  */
 import type { Payload } from 'payload'
@@ -21,6 +21,16 @@ const idOf = (v: unknown): string | null => {
   return String(v)
 }
 
+/**
+ * Whether the job still applies: the item is active and still in the state the job was queued
+ * for. A soft delete cancels queued jobs in its own transaction; this catches one a runner had
+ * already claimed (no thumbnail or notification for a deleted item).
+ */
+function stillWanted(content: { status?: unknown; isActive?: unknown }, kind: FollowUpKind): boolean {
+  if (content.isActive === false) return false
+  return content.status === (kind === 'notify.rejected' ? 'rejected' : 'approved')
+}
+
 async function contentOf(payload: Payload, id: string, depth: number) {
   const doc = await payload.findByID({ collection: 'content', id, depth, overrideAccess: true, disableErrors: true })
   if (!doc) throw new Error(`content ${id} does not exist`)
@@ -29,24 +39,23 @@ async function contentOf(payload: Payload, id: string, depth: number) {
 
 export const thumbnailFileName = (contentId: string) => `thumb-${contentId}.png`
 
-/** Renders the item's thumbnail in its group's colour, stores it as an upload, links it from the item. */
-async function thumbnail(payload: Payload, { contentId }: FollowUpJob): Promise<void> {
+/**
+ * Renders the item's thumbnail in its group's colour, stores it as a new upload and links it
+ * from the item. It never adopts a file it did not create: an upload someone named
+ * `thumb-<id>.png` beforehand stays theirs (Payload stores ours under a free name).
+ */
+async function thumbnail(payload: Payload, { contentId, kind }: FollowUpJob): Promise<void> {
   const content = await contentOf(payload, contentId, 1)
-  if (content.thumbnail) return
-  const filename = thumbnailFileName(String(content.id))
-  const left = await payload.find({ collection: 'media', where: { filename: { equals: filename } }, limit: 1, overrideAccess: true })
-  let media = left.docs[0]
-  if (!media) {
-    const group: unknown = content.group
-    const color = group && typeof group === 'object' && 'color' in group && typeof group.color === 'string' ? group.color : GREY
-    const png = await renderThumbnail({ title: String(content.title), color })
-    media = await payload.create({
-      collection: 'media',
-      data: { alt: String(content.title) },
-      file: { data: png, mimetype: 'image/png', name: filename, size: png.length },
-      overrideAccess: true,
-    })
-  }
+  if (content.thumbnail || !stillWanted(content, kind)) return
+  const group: unknown = content.group
+  const color = group && typeof group === 'object' && 'color' in group && typeof group.color === 'string' ? group.color : GREY
+  const png = await renderThumbnail({ title: String(content.title), color })
+  const media = await payload.create({
+    collection: 'media',
+    data: { alt: String(content.title) },
+    file: { data: png, mimetype: 'image/png', name: thumbnailFileName(String(content.id)), size: png.length },
+    overrideAccess: true,
+  })
   const url: unknown = media.url
   await payload.update({
     collection: 'content',
@@ -76,7 +85,7 @@ async function notify(payload: Payload, { contentId, kind }: FollowUpJob): Promi
   const notice = NOTICE[kind]
   const content = await contentOf(payload, contentId, 0)
   const user = idOf(content.submittedBy)
-  if (!user || (await notificationExists(payload, contentId, notice))) return
+  if (!user || !stillWanted(content, kind) || (await notificationExists(payload, contentId, notice))) return
   const title = String(content.title)
   const reason: unknown = content.rejectionReason
   const message =

@@ -160,10 +160,14 @@ async function move(
       afterMove: options.afterMove,
     }))
   if (!moved) {
-    const current = (await engine().contentStore(payload).contentById(record.id))?.status ?? record.status
-    throw new ApiError(422, 'content.state_invalid', `Only pending content can be ${to}; this item is ${current}.`, {
-      status: current,
-    })
+    // Read non-pending: the spec's 422. Read pending and active, yet the guarded move found it
+    // otherwise: another request moved or deleted it meanwhile, and won.
+    if (record.status !== 'pending') {
+      throw new ApiError(422, 'content.state_invalid', `Only pending content can be ${to}; this item is ${record.status}.`, {
+        status: record.status,
+      })
+    }
+    throw await conflict(payload, record.id)
   }
   return (await engine().contentStore(payload).contentById(record.id))!
 }
@@ -196,13 +200,27 @@ export async function rejectContent(
   return toContentDto(record, await getTaxonomy(payload))
 }
 
-/** isActive from `from` to `to`, with its audit event, in one transaction; false when it already was `to`. */
+/** 409 `content.conflict`: the item is no longer as this request read it. */
+async function conflict(payload: Payload, id: string): Promise<ApiError> {
+  const now = await engine().contentStore(payload).contentById(id)
+  return new ApiError(409, 'content.conflict', 'The item changed while your request was in flight; read it again.', {
+    status: now?.status ?? null,
+    isActive: now?.isActive ?? null,
+  })
+}
+
+/**
+ * isActive from `!to` to `to`, with its audit event, in one transaction, guarded by the status
+ * the request read too (a delete racing an approval: one of them wins); a delete cancels the
+ * item's queued follow-ups in the same transaction. False when the guard no longer held.
+ */
 async function setActive(payload: Payload, record: ContentRecord, to: boolean, actor: AuthUser | null): Promise<boolean> {
   const result = await engine().recordedUpdate(payload, {
     collection: 'content',
     id: record.id,
-    expect: { isActive: !to },
+    expect: { isActive: !to, status: record.status },
     set: { isActive: to },
+    cancelFollowUps: !to,
     domain: 'content',
     event: {
       actorId: actor?.id ?? null,
@@ -221,7 +239,11 @@ async function setActive(payload: Payload, record: ContentRecord, to: boolean, a
 export async function softDeleteContent(payload: Payload, ref: ContentRef, actor: AuthUser | null): Promise<{ deleted: true; id: string }> {
   const record = await recordOf(payload, ref)
   if (!record) throw notFound()
-  if (record.isActive) await setActive(payload, record, false, actor)
+  if (record.isActive && !(await setActive(payload, record, false, actor))) {
+    // Deleted meanwhile by another request: the same outcome (idempotent). Moved meanwhile: it lost.
+    const now = await engine().contentStore(payload).contentById(record.id)
+    if (now?.isActive) throw await conflict(payload, record.id)
+  }
   return { deleted: true, id: record.id }
 }
 
@@ -229,6 +251,9 @@ export async function softDeleteContent(payload: Payload, ref: ContentRef, actor
 export async function restoreContent(payload: Payload, ref: ContentRef, actor: AuthUser | null): Promise<ContentDto> {
   const record = await recordOf(payload, ref)
   if (!record) throw notFound()
-  if (!record.isActive) await setActive(payload, record, true, actor)
+  if (!record.isActive && !(await setActive(payload, record, true, actor))) {
+    const now = await engine().contentStore(payload).contentById(record.id)
+    if (!now?.isActive) throw await conflict(payload, record.id)
+  }
   return toContentDto((await engine().contentStore(payload).contentById(record.id))!, await getTaxonomy(payload))
 }

@@ -157,3 +157,8 @@ export async function followUpDepthMongo(payload: Payload, now: Date): Promise<F
   ])
   return { queued, running, failed }
 }
+
+/** In the soft delete's transaction: the item's jobs still queued are dropped. */
+export async function cancelFollowUpsMongo(db: Db, contentId: string, session: ClientSession): Promise<void> {
+  await outboxOf(db).deleteMany({ contentId, status: 'queued' }, { session })
+}

@@ -13,7 +13,8 @@ import { nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { bumpVersion } from './versions'
 
-export const transitionFilter = (t: StatusTransition): Filter<ContentDoc> => ({ _id: oid(t.id), status: t.from })
+/** Guarded by the status the request read, on an active item (a deleted one never moves). */
+export const transitionFilter = (t: StatusTransition): Filter<ContentDoc> => ({ _id: oid(t.id), status: t.from, isActive: { $ne: false } })
 export const transitionUpdate = (t: StatusTransition): UpdateFilter<ContentDoc> => ({
   $set: { status: t.to, approvedAt: t.approvedAt, rejectionReason: t.rejectionReason, updatedAt: t.at },
 })

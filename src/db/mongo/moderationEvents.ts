@@ -5,6 +5,7 @@
 import { ValidationError, type Payload } from 'payload'
 
 import type { ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from '../moderationEventTypes'
+import { cancelFollowUpsMongo } from './followUpOutbox'
 import { oid, payloadCollection } from './native'
 import { inTransaction, type Tx } from './transaction'
 import { bumpVersion } from './versions'
@@ -41,6 +42,7 @@ export async function recordedUpdateMongo(payload: Payload, u: RecordedUpdate): 
       )
       if (result.modifiedCount !== 1) throw new Unchanged()
       await bumpVersion(tx.db, u.domain, tx.session)
+      if (u.cancelFollowUps) await cancelFollowUpsMongo(tx.db, u.id, tx.session)
       await insertModerationEventMongo(payload, tx, { ...u.event, targetCollection: u.collection, targetId: u.id })
       u.afterWrite?.()
       return 'updated' as const

@@ -52,6 +52,11 @@ export function enqueueFollowUpsSqlite(db: Db, contentId: string, kinds: FollowU
   for (const kind of kinds) insert.run(newHexId(), contentId, kind, at.getTime(), at.toISOString(), at.toISOString())
 }
 
+/** Inside a transaction on the service's connection: the item's jobs still queued are dropped (its soft delete). */
+export function cancelFollowUpsSqlite(file: string, contentId: string): void {
+  outboxDb(file).prepare("DELETE FROM raw_follow_ups WHERE content_id = ? AND status = 'queued'").run(contentId)
+}
+
 type ClaimedRow = { id: string; content_id: string; kind: FollowUpKind; attempts: number }
 
 /** Claims the oldest due job whose previous claim (if any) has lapsed; null when none is due. */

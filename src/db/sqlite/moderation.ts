@@ -1,5 +1,6 @@
 /**
- * Conditional status moves on SQLite: one UPDATE guarded by the current status, and the
+ * Conditional status moves on SQLite: one UPDATE guarded by the current status (of an active
+ * item: a deleted one never moves), and the
  * move's follow-up jobs and its audit event, in one BEGIN IMMEDIATE transaction on the service's connection.
  */
 import type { StatusTransition } from '../moderationTypes'
@@ -13,7 +14,7 @@ export function transitionStatusSqlite(file: string, t: StatusTransition): boole
     const result = db
       .prepare(
         `UPDATE "${TABLES.content}" SET status = ?, approved_at = ?, rejection_reason = ?, updated_at = ?
-         WHERE id = ? AND status = ?`,
+         WHERE id = ? AND status = ? AND is_active = 1`,
       )
       .run(t.to, t.approvedAt?.toISOString() ?? null, t.rejectionReason, t.at.toISOString(), t.id, t.from)
     if (Number(result.changes) !== 1) return false

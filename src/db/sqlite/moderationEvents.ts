@@ -5,6 +5,7 @@
 import { newHexId } from '../ids'
 import type { ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from '../moderationEventTypes'
 import { connection } from './connection'
+import { cancelFollowUpsSqlite } from './followUpOutbox'
 import { TABLES } from './tables'
 import { uniqueViolationField } from '../uniqueViolation'
 
@@ -37,6 +38,7 @@ export function recordedUpdateSqlite(file: string, u: RecordedUpdate): RecordedU
       .prepare(`UPDATE "${TABLES[u.collection]}" SET ${[...sets, 'updated_at = ?'].join(', ')} WHERE ${['id = ?', ...guards].join(' AND ')}`)
       .run(...Object.values(u.set).map(stored), at, u.id, ...Object.values(u.expect).map(stored))
     if (Number(result.changes) !== 1) return 'unchanged'
+    if (u.cancelFollowUps) cancelFollowUpsSqlite(file, u.id)
     insertModerationEventSqlite(db, { ...u.event, targetCollection: u.collection, targetId: u.id })
     u.afterWrite?.()
     return 'updated'
