@@ -5,7 +5,7 @@
 import type { Payload } from 'payload'
 
 import { signAccessToken } from '../auth/accessToken'
-import { newRefreshToken, openSuccessor, sealSuccessor } from '../auth/refreshToken'
+import { openSuccessor, sealSuccessor } from '../auth/refreshToken'
 import { getConfig } from '../config'
 import { verifyPassword } from '../auth/passwords'
 import { ApiError, validationFailed } from '../errors'
@@ -13,6 +13,7 @@ import { logger, type RequestLogger } from '../logging'
 import {
   claimForRotation,
   clearGrace,
+  discardRefreshToken,
   type ClientInfo,
   findRefreshToken,
   isExpired,
@@ -62,7 +63,7 @@ async function graceReplay(payload: Payload, doc: RefreshTokenDoc, now: Date): P
   if (new Date(doc.graceUntil).getTime() <= now.getTime()) return null
   const successor = openSuccessor(doc.graceToken, doc.tokenHash)
   if (!successor) return null
-  // Absent only while the claim's winner is still storing it; rotated, logged out or revoked: reuse.
+  // Stored before its claim (refresh), so it exists; rotated, logged out or revoked since: reuse.
   const next = await findRefreshToken(payload, successor)
   if (next && (next.revokedAt || isExpired(next, now.getTime()))) return null
   const user = await findUser(payload, doc.userId)
@@ -123,24 +124,27 @@ export async function refresh(payload: Payload, token: string, client: ClientInf
     throw await reused()
   }
   if (isExpired(doc)) throw invalidToken()
-  // The successor is chosen before the claim, so the claim can seal it onto this row.
-  const successor = newRefreshToken()
+  const user = await findUser(payload, doc.userId)
+  if (!user || user.isActive === false) throw invalidToken()
+  // The successor is stored before the claim: a concurrent presenter that loses the claim and
+  // revokes every token of the user (reuse) then finds it and revokes it too. Stored after, it
+  // could escape that revocation. The claim also seals it onto the row for a reuse grace.
+  const successor = await issueRefreshToken(payload, doc.userId, client, doc.familyId)
   const sealed =
     graceSeconds > 0
       ? { sealed: sealSuccessor(successor, doc.tokenHash), until: new Date(now.getTime() + graceSeconds * 1000) }
       : undefined
   if (!(await claimForRotation(payload, doc, now, sealed))) {
+    await discardRefreshToken(payload, successor)
     // A concurrent refresh won the claim; within a grace its successor is ours too.
     const current = sealed ? await findRefreshToken(payload, token) : null
     const replay = current ? await graceReplay(payload, current, now) : null
     if (replay) return replay
     throw await reused()
   }
-  const user = await findUser(payload, doc.userId)
-  if (!user || user.isActive === false) throw invalidToken()
   // Sealed successors are kept for their window only.
   if (graceSeconds > 0) await clearGrace(payload, doc.userId, now)
-  return issueTokens(payload, user, client, doc.familyId, successor)
+  return { accessToken: await signAccessToken(String(user.id), effectivePermissions(user)), refreshToken: successor }
 }
 
 /** Revokes the whole family of the presented token, if it is the caller's. Idempotent. */

@@ -43,6 +43,11 @@ export async function issueRefreshToken(
   return token
 }
 
+/** Removes a token issued moments ago that turned out not to be wanted (a rotation that lost its claim). */
+export async function discardRefreshToken(payload: Payload, token: string): Promise<void> {
+  await payload.delete({ collection: COLLECTION, where: { tokenHash: { equals: hashRefreshToken(token) } }, overrideAccess: true })
+}
+
 export async function findRefreshToken(payload: Payload, token: string): Promise<RefreshTokenDoc | null> {
   const res = await payload.find({
     collection: COLLECTION,

@@ -25,6 +25,20 @@ describe('AUTH_REFRESH_REUSE_GRACE_SECONDS configuration', () => {
 })
 
 describe('refresh with a reuse grace of 30 s', () => {
+  it('two presenters at once: both get the same live successor, no reuse event, nothing revoked', async () => {
+    const app = await testApp()
+    for (let i = 0; i < 5; i++) {
+      const user = await createUser(app)
+      const session = await login(app, user.email, user.password)
+      const before = reuseEvents(app)
+      const [a, b] = await Promise.all([refresh(app, session.refreshToken), refresh(app, session.refreshToken)])
+      expect([a.status, b.status], `trial ${i}`).toEqual([200, 200])
+      expect(a.body.data.refreshToken).toBe(b.body.data.refreshToken)
+      expect(reuseEvents(app)).toBe(before)
+      expect((await refresh(app, a.body.data.refreshToken)).status).toBe(200)
+    }
+  })
+
   it('the same token again within the window: the same new refresh token, a working access token, nothing revoked', async () => {
     const app = await testApp()
     const user = await createUser(app)
