@@ -12,9 +12,9 @@ import type { FieldProblem } from '../errors'
 import { logger } from '../logging'
 import { SECURITY_HEADER_LINES } from './securityHeadersNode'
 
-type Refusal = { status: number; reason: string; message: string; problem: FieldProblem; msg: string }
+type Refusal = { status: number; reason: string; message: string; problem: FieldProblem; msg: string; code?: string }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
+const REASONS: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
 
 /** Node's error codes (llhttp's `HPE_*` and Node's own timeout) with an answer of their own. */
 const REFUSALS: Record<string, Omit<Refusal, 'reason'>> = {
@@ -56,7 +56,7 @@ export function refusalFor(code: string | undefined): Refusal {
 export function refusalResponse(refusal: Refusal, requestId: string): string {
   const body = JSON.stringify({
     success: false,
-    error: { code: 'validation.failed', message: refusal.message, details: [refusal.problem] },
+    error: { code: refusal.code ?? 'validation.failed', message: refusal.message, details: [refusal.problem] },
     meta: { requestId },
   })
   return (
@@ -88,5 +88,24 @@ export function onClientError(err: Error & { code?: string }, socket: Socket, an
   logger().warn({ requestId, statusCode: refusal.status, reason: refusal.reason, answered: writable }, refusal.msg)
   // Close once the answer is flushed: the peer may never send its FIN.
   if (writable) socket.end(refusalResponse(refusal, requestId), () => socket.destroy())
+  else socket.destroy()
+}
+
+/**
+ * CONNECT (a proxy tunnel request): Node hands it to a `connect` listener, and without one
+ * closes the connection unanswered. This service tunnels nothing: 405 with the envelope.
+ */
+export function onConnectRequest(socket: Socket): void {
+  const refusal: Refusal = {
+    status: 405,
+    code: 'route.method_not_allowed',
+    reason: 'CONNECT',
+    message: 'CONNECT is not allowed here.',
+    problem: { field: '(request)', constraint: 'http_method' },
+    msg: 'request.rejected',
+  }
+  const requestId = `req_${fastUlid()}`
+  logger().warn({ requestId, statusCode: 405, reason: 'CONNECT' }, refusal.msg)
+  if (socket.writable) socket.end(refusalResponse(refusal, requestId), () => socket.destroy())
   else socket.destroy()
 }

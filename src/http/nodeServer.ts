@@ -11,7 +11,7 @@ import type { Socket } from 'node:net'
 
 import { fastUlid } from '../api/requestId'
 import { getConfig } from '../config'
-import { onClientError } from './clientErrors'
+import { onClientError, onConnectRequest } from './clientErrors'
 import { applySecurityHeaders } from './securityHeadersNode'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
@@ -117,6 +117,7 @@ export function createAppServer({
     },
   )
   server.keepAliveTimeout = 65_000
+  server.on('connect', (_req, socket: Socket) => onConnectRequest(socket))
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) =>
     onClientError(err, socket, (s) => answering.get(s)?.headersSent ?? false),
   )

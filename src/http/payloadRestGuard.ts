@@ -6,14 +6,17 @@
  * - the versions routes of a collection or global without versions: 404;
  * - `/api/<auth collection>/verify/...` where email verification is off: 404;
  * - an upload's file that is not on disk (a media record whose file is gone): 404;
- * and a body nested deeper than MAX_JSON_DEPTH (a JSON body or a multipart form's `_payload`
- * field), before Payload parses or deep-copies it (a stack overflow): 400 `validation.failed`. The answer carries both Payload's shape
+ * - a body Payload cannot read where it reads one (not JSON, not an object, a broken form, a
+ *   document write without a body), or nested deeper than MAX_JSON_DEPTH (a JSON body or a
+ *   multipart form's `_payload`; before Payload parses or deep-copies it): 400;
+ * - a route Payload does not serve (its 501 "Cannot GET"), a preference that does not exist
+ *   on DELETE (Payload's adapter fails building that query): 404. The answer carries both Payload's shape
  * (`errors: [{ message }]`, which the admin panel reads) and the API's envelope fields.
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 
-import type { SanitizedConfig } from 'payload'
+import { getPayload, type SanitizedConfig } from 'payload'
 
 import { fastUlid } from '../api/requestId'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
@@ -38,10 +41,16 @@ const notFound = (what: string): Refusal => ({ status: 404, code: 'route.not_fou
 
 /** Why Payload must not see this request, or null. */
 export function restRefusal(config: SanitizedConfig, method: string, url: URL): Refusal | null {
+  try {
+    decodeURIComponent(url.pathname)
+  } catch {
+    return notFound('Route')
+  }
   for (const [name, { min, max }] of Object.entries(NUMBER_LIMITS)) {
-    const raw = url.searchParams.get(name)
-    if (raw === null) continue
-    const value = /^\d{1,7}$/.test(raw) ? Number(raw) : NaN
+    const all = url.searchParams.getAll(name)
+    if (all.length === 0) continue
+    const raw = all.join(',')
+    const value = all.length === 1 && /^\d{1,7}$/.test(raw) ? Number(raw) : NaN
     if (!(value >= min && value <= max)) {
       return {
         status: 400,
@@ -70,44 +79,85 @@ export function restRefusal(config: SanitizedConfig, method: string, url: URL): 
   return null
 }
 
-/** The JSON text a body carries for Payload: the whole body, or a form's `_payload` field. */
-async function jsonTextOf(request: Request): Promise<string | undefined> {
-  const type = request.headers.get('content-type')?.toLowerCase() ?? ''
-  if (request.body === null) return undefined
-  if (type.includes('multipart/form-data')) {
-    // A malformed form is Payload's to refuse; only a readable _payload is checked here.
-    const form = await request.clone().formData().catch(() => undefined)
-    const field = form?.get('_payload')
-    return typeof field === 'string' ? field : undefined
-  }
-  if (type.includes('json') || type === '' || type.includes('text/plain')) return request.clone().text()
-  return undefined
+const badBody = (constraint: string, message: string): Refusal => ({
+  status: 400,
+  code: 'validation.failed',
+  message,
+  details: [{ field: '(body)', constraint }],
+})
+
+const TOO_DEEP = badBody('max_depth', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+
+/** A create or update of a document (or a global): its body must be the document, a JSON object. */
+function isDocumentWrite(method: string, url: URL): boolean {
+  const parts = url.pathname.split('/').filter(Boolean)
+  if (parts[1] === 'globals') return method === 'POST' && parts.length === 3
+  if (method === 'POST') return parts.length === 2
+  return (method === 'PATCH' || method === 'PUT') && (parts.length === 2 || parts.length === 3)
 }
 
-export function refuseDeepBodies<C>(handler: RouteHandler<C>): RouteHandler<C> {
-  return async (request, context) => {
-    const text = await jsonTextOf(request)
-    if (text === undefined || !nestsDeeperThan(text)) return handler(request, context)
-    return refusalResponse({
-      status: 400,
-      code: 'validation.failed',
-      message: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
-      details: [{ field: '(body)', constraint: 'max_depth' }],
-    })
+/**
+ * What Payload would fail on with a 500: a form it cannot read, a body that is not JSON (or
+ * not an object) where Payload reads one, a document write with no body, JSON nested too deep.
+ */
+export async function bodyRefusal(request: Request): Promise<Refusal | null> {
+  const method = request.method
+  if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return null
+  const url = new URL(request.url)
+  const type = request.headers.get('content-type')?.toLowerCase() ?? ''
+  let json: string
+  if (type.startsWith('multipart/form-data')) {
+    const form = await request.clone().formData().catch(() => null)
+    if (!form) return badBody('multipart', 'The form data is not valid multipart.')
+    const field = form.get('_payload')
+    if (typeof field !== 'string') return null
+    json = field
+  } else {
+    const text = request.body === null ? '' : await request.clone().text()
+    if (text.trim() === '') return isDocumentWrite(method, url) ? badBody('required', 'The request needs a JSON body.') : null
+    if (!type.includes('json')) return badBody('content_type', 'The request body must be JSON (Content-Type: application/json).')
+    json = text
   }
+  if (nestsDeeperThan(json)) return TOO_DEEP
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json)
+  } catch {
+    return badBody('json', 'The request body is not valid JSON.')
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return badBody('type', 'The request body must be a JSON object.')
+  return null
+}
+
+const PREFERENCE = /^\/api\/payload-preferences\/([^/]+)$/
+
+/**
+ * Deleting a preference that does not exist: Payload's SQLite adapter fails building the
+ * not-found query (a 500); looked up first, it is the 404 Payload means to answer.
+ */
+async function missingPreference(config: SanitizedConfig, request: Request, url: URL): Promise<Refusal | null> {
+  const key = request.method === 'DELETE' ? PREFERENCE.exec(url.pathname)?.[1] : undefined
+  if (key === undefined) return null
+  const payload = await getPayload({ config })
+  const { user } = await payload.auth({ headers: request.headers })
+  if (!user) return null
+  const found = await payload.count({
+    collection: 'payload-preferences',
+    where: { and: [{ key: { equals: decodeURIComponent(key) } }, { 'user.value': { equals: user.id } }] },
+    overrideAccess: true,
+  })
+  return found.totalDocs === 0 ? notFound('Preference') : null
 }
 
 /** Wraps one of Payload's REST handlers. */
 export function guardPayloadRest<C>(config: Promise<SanitizedConfig> | SanitizedConfig, handler: RouteHandler<C>): RouteHandler<C> {
-  const guarded = refuseDeepBodies(handler)
   return async (request, context) => {
-    let refusal: Refusal | null
-    try {
-      refusal = restRefusal(await config, request.method, new URL(request.url))
-    } catch {
-      // A malformed percent-escape in the path: no such route.
-      refusal = notFound('Route')
-    }
-    return refusal ? refusalResponse(refusal) : guarded(request, context)
+    const url = new URL(request.url)
+    const sanitized = await config
+    const refusal = restRefusal(sanitized, request.method, url) ?? (await bodyRefusal(request)) ?? (await missingPreference(sanitized, request, url))
+    if (refusal) return refusalResponse(refusal)
+    const answer = await handler(request, context)
+    // Payload's "Cannot GET …" for a route it does not serve (a collection without REST): not found.
+    return answer.status === 501 ? refusalResponse(notFound('Route')) : answer
   }
 }
