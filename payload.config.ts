@@ -24,7 +24,7 @@ import { engine } from './src/db/engine'
 import { logger } from './src/logging'
 import { onStart } from './src/startup/startup'
 import { withRelationshipChecks } from './collections/relationshipChecks'
-import { restrictLockedDocuments } from './access/lockedDocuments'
+import { restrictPayloadCollections } from './access/payloadCollections'
 
 const withConsoleEndpoints = (collections: CollectionConfig[]): CollectionConfig[] =>
   collections.map((c) => (consoleEndpoints[c.slug] ? { ...c, endpoints: [...(c.endpoints || []), ...consoleEndpoints[c.slug]!] } : c))
@@ -32,7 +32,7 @@ const withConsoleEndpoints = (collections: CollectionConfig[]): CollectionConfig
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 const config = getConfig()
 
-// Payload's own document locks get the project's rules once Payload has built them (access/lockedDocuments).
+// Payload's own collections (document locks, migrations) get the project's rules once Payload has built them.
 export default buildConfig({
   secret: config.payloadSecret,
   serverURL: config.branding.publicUrl || undefined,
@@ -110,4 +110,4 @@ export default buildConfig({
   },
   typescript: { autoGenerate: false, outputFile: path.resolve(dirname, 'payload-types.ts') },
   onInit: onStart,
-}).then(restrictLockedDocuments)
+}).then(restrictPayloadCollections)

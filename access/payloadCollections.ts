@@ -44,11 +44,20 @@ const inOwnName: CollectionBeforeChangeHook = ({ data, req }) => {
   return data
 }
 
-/** Applies the rules above to the sanitized config (Payload builds the collection itself). */
-export function restrictLockedDocuments(config: SanitizedConfig): SanitizedConfig {
+const nobody: Access = () => false
+
+/**
+ * Applies the project's rules to the collections Payload adds itself (it builds them after our
+ * config): the locks as above; `payload-migrations`, open by default to any signed-in user
+ * through REST, to nobody (migrations run through Payload's own code, which skips access).
+ */
+export function restrictPayloadCollections(config: SanitizedConfig): SanitizedConfig {
   const locks = config.collections.find((c) => c.slug === LOCKS)
-  if (!locks) return config
-  locks.access = { ...locks.access, read: signedIntoConsole, create: signedIntoConsole, update: signedIntoConsole, delete: ownLocks }
-  locks.hooks = { ...locks.hooks, beforeChange: [...(locks.hooks?.beforeChange ?? []), inOwnName] }
+  if (locks) {
+    locks.access = { ...locks.access, read: signedIntoConsole, create: signedIntoConsole, update: signedIntoConsole, delete: ownLocks }
+    locks.hooks = { ...locks.hooks, beforeChange: [...(locks.hooks?.beforeChange ?? []), inOwnName] }
+  }
+  const migrations = config.collections.find((c) => c.slug === 'payload-migrations')
+  if (migrations) migrations.access = { ...migrations.access, read: nobody, create: nobody, update: nobody, delete: nobody }
   return config
 }
