@@ -19,6 +19,13 @@ export async function login(app: TestApp, email: string, password: string) {
 
 export const adminSession = (app: TestApp) => login(app, ADMIN.email, ADMIN.password)
 
+/** The `Cookie` value of a console session (Payload's login), as the admin panel holds it. */
+export async function consoleCookie(app: TestApp, email: string, password: string): Promise<string> {
+  const res = await app.request('POST', '/users/login', { body: { email, password }, headers: freshIp() })
+  expect(res.status, res.text).toBe(200)
+  return `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+}
+
 let userCounter = 0
 /** Creates a user through POST /users as the admin; roles by name or id. */
 export async function createUser(app: TestApp, roles?: string[], password = 'a-long-password-1') {

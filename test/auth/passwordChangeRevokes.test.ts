@@ -7,15 +7,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { testApp, type TestApp } from '../support/app'
-import { ADMIN, createUser, freshIp, login, refresh, tokenRows } from './helpers'
+import { ADMIN, consoleCookie, createUser, login, refresh, tokenRows } from './helpers'
 
 let app: TestApp
 let adminCookie: string
 
 beforeAll(async () => {
   app = await testApp()
-  const res = await app.request('POST', '/users/login', { body: ADMIN, headers: freshIp() })
-  adminCookie = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+  adminCookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
 })
 
 /** Users each holding a live refresh token. */

@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
+import { consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp
@@ -16,15 +17,9 @@ let adminId: string
 let adminToken: string
 const MISSING = '65a1b2c3d4e5f60718293a4b'
 
-async function cookieOf(email: string, password: string): Promise<string> {
-  const res = await app.request('POST', '/users/login', { body: { email, password } })
-  expect(res.status, res.text).toBe(200)
-  return `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
-}
-
 beforeAll(async () => {
   app = await testApp()
-  adminCookie = await cookieOf('admin@example.com', 'admin-password-123')
+  adminCookie = await consoleCookie(app, 'admin@example.com', 'admin-password-123')
   const admin = (await app.payload.find({ collection: 'users', where: { email: { equals: 'admin@example.com' } }, depth: 0 })).docs[0]!
   adminId = String(admin.id)
   adminToken = (await app.request('POST', '/v1/auth/login', { body: { email: 'admin@example.com', password: 'admin-password-123' } })).body.data.accessToken

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/jsonDepth'
+import { consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp
@@ -21,8 +22,7 @@ beforeAll(async () => {
   app = await testApp()
   const login = await app.request('POST', '/v1/auth/login', { body: { email: 'admin@example.com', password: 'admin-password-123' } })
   adminToken = login.body.data.accessToken
-  const session = await app.request('POST', '/users/login', { body: { email: 'admin@example.com', password: 'admin-password-123' } })
-  adminCookie = `payload-token=${/payload-token=([^;]+)/.exec(session.headers.get('set-cookie') ?? '')![1]}`
+  adminCookie = await consoleCookie(app, 'admin@example.com', 'admin-password-123')
 })
 
 const json = { 'content-type': 'application/json' }

@@ -12,7 +12,7 @@ import { connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { routes } from '../../endpoints'
-import { ADMIN, freshIp, login } from '../auth/helpers'
+import { ADMIN, consoleCookie, login } from '../auth/helpers'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
 import { testApp } from '../support/app'
 
@@ -93,8 +93,7 @@ beforeAll(async () => {
   port = Number(new URL(server.origin).port)
   const app = await testApp()
   token = (await login(app, ADMIN.email, ADMIN.password)).accessToken
-  const res = await app.request('POST', '/users/login', { body: ADMIN, headers: freshIp() })
-  cookie = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+  cookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
   const id = '65a1b2c3d4e5f60718293a4b'
   const collections = app.config.collections.map((c) => c.slug)
   payloadTargets = collections.flatMap((slug) => [

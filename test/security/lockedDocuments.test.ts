@@ -7,19 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { content } from '../content/helpers'
-import { ADMIN, createUser, freshIp } from '../auth/helpers'
+import { ADMIN, consoleCookie, createUser } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp
 let adminId: string
 let adminCookie: string
 let moderator: { id: string; cookie: string }
-
-async function cookieOf(email: string, password: string) {
-  const res = await app.request('POST', '/users/login', { body: { email, password }, headers: freshIp() })
-  expect(res.status, res.text).toBe(200)
-  return `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
-}
 
 const LOCKS = '/payload-locked-documents'
 const lockData = (docId: string, userId: string) => ({ document: { relationTo: 'content', value: docId }, user: { relationTo: 'users', value: userId } })
@@ -30,10 +24,10 @@ const lockOf = (docId: string, userId: string) =>
 beforeAll(async () => {
   app = await testApp()
   adminId = String((await app.payload.find({ collection: 'users', where: { email: { equals: ADMIN.email } } })).docs[0]!.id)
-  adminCookie = await cookieOf(ADMIN.email, ADMIN.password)
+  adminCookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
   const role = await app.payload.create({ collection: 'roles', data: { name: 'lock-moderator', permissions: ['content.moderate'] }, overrideAccess: true })
   const user = await createUser(app, [String(role.id)])
-  moderator = { id: String(user.id), cookie: await cookieOf(user.email, user.password) }
+  moderator = { id: String(user.id), cookie: await consoleCookie(app, user.email, user.password) }
 })
 
 describe('payload-locked-documents', () => {

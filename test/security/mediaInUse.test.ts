@@ -10,7 +10,7 @@ import { FollowUpRunner } from '../../src/jobs/followUpRunner'
 import { stopFollowUps } from '../../src/jobs/followUps'
 import { thumbnailFileName } from '../../src/jobs/followUpTasks'
 import { renderThumbnail } from '../../src/media/thumbnail'
-import { createUser, freshIp } from '../auth/helpers'
+import { consoleCookie, createUser } from '../auth/helpers'
 import { content, tokenFor } from '../content/helpers'
 import { testApp, type TestApp } from '../support/app'
 
@@ -29,8 +29,7 @@ beforeAll(async () => {
   await stopFollowUps()
   const role = await app.payload.create({ collection: 'roles', data: { name: 'media-cataloguer', permissions: ['catalog.manage'] }, overrideAccess: true })
   const user = await createUser(app, [String(role.id)])
-  const res = await app.request('POST', '/users/login', { body: { email: user.email, password: user.password }, headers: freshIp() })
-  cataloguer = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+  cataloguer = await consoleCookie(app, user.email, user.password)
   const admin = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
   submitter = String(admin.id)
   moderator = await tokenFor(['content.moderate', 'content.approve'], submitter)

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { renderThumbnail } from '../../src/media/thumbnail'
-import { ADMIN, freshIp } from '../auth/helpers'
+import { ADMIN, consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp
@@ -17,8 +17,7 @@ let cookie: string
 
 beforeAll(async () => {
   app = await testApp()
-  const res = await app.request('POST', '/users/login', { body: ADMIN, headers: freshIp() })
-  cookie = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+  cookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
 })
 
 const call = (method: string, path: string) => app.request(method, path, { headers: { cookie } })

@@ -9,19 +9,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { testApp, type TestApp } from '../support/app'
-import { ADMIN, createUser, freshIp, login } from '../auth/helpers'
+import { ADMIN, consoleCookie, createUser, login } from '../auth/helpers'
 
 let app: TestApp
 let adminToken: string
 let adminId: string
 let adminCookie: string
 let roleManager: { token: string; cookie: string }
-
-async function cookieOf(email: string, password: string) {
-  const res = await app.request('POST', '/users/login', { body: { email, password }, headers: freshIp() })
-  expect(res.status, res.text).toBe(200)
-  return `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
-}
 
 const roleId = async (name: string) =>
   String((await app.payload.find({ collection: 'roles', where: { name: { equals: name } }, depth: 0 })).docs[0]!.id)
@@ -31,10 +25,10 @@ beforeAll(async () => {
   const admin = await login(app, ADMIN.email, ADMIN.password)
   adminToken = admin.accessToken
   adminId = String(admin.user.id)
-  adminCookie = await cookieOf(ADMIN.email, ADMIN.password)
+  adminCookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
   const managerRole = await app.payload.create({ collection: 'roles', data: { name: 'role-manager', permissions: ['role.manage'] }, overrideAccess: true })
   const manager = await createUser(app, [String(managerRole.id)])
-  roleManager = { token: (await login(app, manager.email, manager.password)).accessToken, cookie: await cookieOf(manager.email, manager.password) }
+  roleManager = { token: (await login(app, manager.email, manager.password)).accessToken, cookie: await consoleCookie(app, manager.email, manager.password) }
 })
 
 describe('a role is edited or deleted only by a holder of every permission it holds', () => {

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { normalizeUsername, usernameProblem } from '../../src/auth/usernames'
-import { ADMIN, freshIp, login } from '../auth/helpers'
+import { ADMIN, consoleCookie, login } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
 let app: TestApp
@@ -14,8 +14,7 @@ let adminToken: string
 
 beforeAll(async () => {
   app = await testApp()
-  const res = await app.request('POST', '/users/login', { body: ADMIN, headers: freshIp() })
-  adminCookie = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
+  adminCookie = await consoleCookie(app, ADMIN.email, ADMIN.password)
   adminToken = (await login(app, ADMIN.email, ADMIN.password)).accessToken
   await app.request('POST', '/v1/users', { body: { email: 'taken@example.com', username: 'taken.name', password: 'a-long-password-1' }, token: adminToken })
 })
