@@ -4,7 +4,7 @@
  * updates through Payload, hooks and all, as a second app instance would. This process's
  * caches learn of it only through the database.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
 
@@ -30,4 +30,36 @@ export async function updateInOtherProcess(update: OtherProcessUpdate): Promise<
     (e: { code?: number; stdout?: string; stderr?: string }) => e,
   )
   if (run) throw new Error(`the other process failed (${run.code}):\n${run.stderr ?? ''}${run.stdout ?? ''}`)
+}
+
+/** A second app process that refreshes when told to (./otherProcessRefresh): start it, then `refresh(token)` races yours. */
+export async function otherProcessRefresher(): Promise<{ refresh(token: string): Promise<string>; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'otherProcessRefresh.ts')], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const lines: string[] = []
+  const waiting: ((line: string) => void)[] = []
+  let buffer = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8')
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i)
+      buffer = buffer.slice(i + 1)
+      const next = waiting.shift()
+      if (next) next(line)
+      else lines.push(line)
+    }
+  })
+  const nextLine = () => new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : waiting.push(resolve)))
+  const ready = await nextLine()
+  if (ready !== 'ready') throw new Error(`the other process did not start: ${ready}`)
+  return {
+    refresh(token) {
+      child.stdin!.write(`${token}\n`)
+      return nextLine()
+    },
+    stop: () => void child.kill(),
+  }
 }
