@@ -1,7 +1,7 @@
 /**
  * npm run backup -- <file>    an online, consistent copy of the SQLite database (the server
  *                             may keep running and writing), verified before it is kept.
- * MongoDB: use mongodump (README, "Backups").
+ * MongoDB: use mongodump (docs/operations.md, "Backups").
  */
 import { BackupError, backupDatabase, liveBytes } from '../src/db/sqlite/backup'
 import { progress } from './progress'

@@ -2,7 +2,7 @@
  * npm run restore -- <file>   puts a backup in place of the SQLite database. The server must
  *                             be stopped (refused while any connection has the file open);
  *                             the file must pass integrity_check and hold the service's tables.
- * MongoDB: use mongorestore (README, "Backups").
+ * MongoDB: use mongorestore (docs/operations.md, "Backups").
  */
 import { BackupError, restoreDatabase } from '../src/db/sqlite/backup'
 import { fileArgumentOrExit, sqliteFileOrExit } from './sqliteTarget'

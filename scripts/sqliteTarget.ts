@@ -9,7 +9,7 @@ export function sqliteFileOrExit(command: string, mongoTool: string): string {
   const { DATABASE_URI, DATABASE_HOST, DATABASE_ROOT_USER, DATABASE_ROOT_PASSWORD, DB_NAME } = process.env
   const uri = resolveDatabaseUri({ DATABASE_URI, DATABASE_HOST, DATABASE_ROOT_USER, DATABASE_ROOT_PASSWORD, DB_NAME }, [])
   if (!uri.startsWith('file:')) {
-    process.stderr.write(`${command}: the database is MongoDB; use ${mongoTool} (see README, "Backups")\n`)
+    process.stderr.write(`${command}: the database is MongoDB; use ${mongoTool} (see docs/operations.md, "Backups")\n`)
     process.exit(2)
   }
   return sqliteFileOf(uri)

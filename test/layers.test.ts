@@ -1,7 +1,7 @@
 /**
  * The declared layers (.dependency-cruiser.cjs) hold for the whole code base, and the rules
  * catch each kind of crossing: run through `npm run lint:layers`, the same command a
- * developer runs, so CI enforces exactly what the README describes.
+ * developer runs, so CI enforces exactly what docs/architecture.md describes.
  */
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'

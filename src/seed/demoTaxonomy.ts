@@ -90,7 +90,7 @@ export const tagLabel = (entry: string | [string, string]): { slug: string; labe
   return { slug: entry, label: words[0]!.toUpperCase() + words.slice(1) }
 }
 
-/** The demo's members who submitted the resources (password: DEMO_MEMBER_PASSWORD, documented in the README). */
+/** The demo's members who submitted the resources (password: DEMO_MEMBER_PASSWORD, documented in docs/operations.md). */
 export const DEMO_MEMBERS = [
   { email: 'maya.okafor@demo.example', username: 'maya_okafor' },
   { email: 'lucas.brandt@demo.example', username: 'lucasbrandt' },

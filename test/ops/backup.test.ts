@@ -71,7 +71,7 @@ function inspect(file: string) {
   }
 }
 
-// MongoDB deployments back up with mongodump/mongorestore (README, "Backups").
+// MongoDB deployments back up with mongodump/mongorestore (docs/operations.md, "Backups").
 const onMongo = getConfig().database.engine !== 'sqlite'
 
 describe.skipIf(onMongo)('npm run backup / npm run restore (SQLite)', () => {
