@@ -107,8 +107,9 @@ describe('moderation queue: filters, preview, keyboard, bulk, rollback (Chromium
     await page.locator('input[name="rejection-reason"]').fill('Placeholder pages')
     await page.getByRole('button', { name: 'Reject 2 selected' }).click()
     await expect.poll(() => rows().count(), { timeout: 15_000 }).toBe(0)
-    expect(await statusOf('bulk-candidate-one')).toEqual({ status: 'rejected', reason: 'Placeholder pages' })
-    expect(await statusOf('bulk-candidate-two')).toEqual({ status: 'rejected', reason: 'Placeholder pages' })
+    // The rows leave at once (optimistically); the two rejects are written one after the other.
+    await expect.poll(() => statusOf('bulk-candidate-one'), { timeout: 15_000 }).toEqual({ status: 'rejected', reason: 'Placeholder pages' })
+    await expect.poll(() => statusOf('bulk-candidate-two'), { timeout: 15_000 }).toEqual({ status: 'rejected', reason: 'Placeholder pages' })
   })
 
   it('puts the row back, with the error, when the server refuses an optimistic approval', async () => {
