@@ -939,7 +939,7 @@ export interface components {
              * @description Stable, machine-readable; branch on this.
              * @enum {string}
              */
-            code: "validation.failed" | "pagination.invalid" | "sort.unsupported" | "query.too_short" | "auth.missing_token" | "auth.invalid_token" | "auth.invalid_credentials" | "auth.forbidden" | "content.submissions_closed" | "content.not_found" | "tag.not_found" | "user.not_found" | "role.not_found" | "surface.not_found" | "group.not_found" | "channel.not_found" | "platform.not_found" | "facet.not_found" | "route.not_found" | "route.method_not_allowed" | "request.timeout" | "slug.reserved" | "slug.conflict" | "content.duplicate" | "user.email_taken" | "user.username_taken" | "role.name_taken" | "role.protected" | "role.in_use" | "user.last_holder" | "content.state_invalid" | "ratelimit.exceeded" | "internal.error" | "service.unavailable";
+            code: "validation.failed" | "pagination.invalid" | "sort.unsupported" | "query.too_short" | "auth.missing_token" | "auth.invalid_token" | "auth.invalid_credentials" | "auth.forbidden" | "content.submissions_closed" | "content.not_found" | "tag.not_found" | "user.not_found" | "role.not_found" | "surface.not_found" | "group.not_found" | "channel.not_found" | "platform.not_found" | "facet.not_found" | "route.not_found" | "route.method_not_allowed" | "request.timeout" | "slug.reserved" | "slug.conflict" | "content.duplicate" | "user.email_taken" | "user.username_taken" | "role.name_taken" | "role.protected" | "role.in_use" | "user.last_holder" | "content.state_invalid" | "content.conflict" | "ratelimit.exceeded" | "internal.error" | "service.unavailable";
             /** @description Human-readable; not stable. */
             message: string;
             /** @description Shape-stable per code; the field list for validation.failed. */
@@ -2164,6 +2164,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `content.conflict`: The item changed (moved or deleted by another request) while this one was in flight; details = `{ status, isActive }` now. */
+            409: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "content.conflict";
+                        };
+                    };
+                };
+            };
             /** @description `internal.error`: Unhandled; details omitted in production. */
             500: {
                 headers: {
@@ -2522,6 +2538,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `content.conflict`: The item changed (moved or deleted by another request) while this one was in flight; details = `{ status, isActive }` now. */
+            409: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "content.conflict";
+                        };
+                    };
+                };
+            };
             /** @description `validation.failed`: the body is over the size limit. */
             413: {
                 headers: {
@@ -2673,6 +2705,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `content.conflict`: The item changed (moved or deleted by another request) while this one was in flight; details = `{ status, isActive }` now. */
+            409: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "content.conflict";
+                        };
+                    };
+                };
+            };
             /** @description `validation.failed`: the body is over the size limit. */
             413: {
                 headers: {
@@ -2814,6 +2862,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "content.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `content.conflict`: The item changed (moved or deleted by another request) while this one was in flight; details = `{ status, isActive }` now. */
+            409: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "content.conflict";
                         };
                     };
                 };

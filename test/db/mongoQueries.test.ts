@@ -193,11 +193,11 @@ describe('related, tags, usage, rename, transitions, claims, counters', () => {
       arrayFilters: [{ old: 'ml' }],
     })
   })
-  it('transition is guarded by the current status', () => {
+  it('transition is guarded by the status read, on an active item', () => {
     const at = new Date('2024-01-01T00:00:00Z')
     const t = { id: A, from: 'pending' as const, to: 'approved' as const, at, approvedAt: at, rejectionReason: null, followUps: [],
       event: { actorId: null, action: 'approve' as const, targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at } }
-    expect(transitionFilter(t)).toEqual({ _id: new ObjectId(A), status: 'pending' })
+    expect(transitionFilter(t)).toEqual({ _id: new ObjectId(A), status: 'pending', isActive: { $ne: false } })
     expect(transitionUpdate(t)).toEqual({ $set: { status: 'approved', approvedAt: at, rejectionReason: null, updatedAt: at } })
   })
   it('refresh-token claim only matches an unrevoked token', () => {

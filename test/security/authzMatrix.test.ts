@@ -4,7 +4,7 @@
  * over REST (the real config), for the callers anonymous, member, one user per permission
  * (a role holding just it) and the admin. A route or collection without a row fails.
  *
- * Outcomes are status classes: 401, 403, 501 (Payload's "Cannot GET": no REST endpoint), or `allowed`: the
+ * Outcomes are status classes: 401, 403, 404 (no REST endpoint: Payload's "Cannot GET", answered 404 by the REST guard), or `allowed`: the
  * permission gate passed (anything but 401/403, below 500; a domain 4xx such as 400/404 is
  * allowed: requests use unknown ids and empty bodies so that nothing real changes).
  */
@@ -18,7 +18,7 @@ import { CONSOLE_PERMISSIONS, type Permission, PERMISSIONS } from '../../src/aut
 import { ADMIN, createUser, freshIp, login } from '../auth/helpers'
 import { type TestApp, testApp } from '../support/app'
 
-type Outcome = 'allowed' | 401 | 403 | 501
+type Outcome = 'allowed' | 401 | 403 | 404
 
 /** A /api/v1 route's gate. */
 type ApiGate =
@@ -34,6 +34,8 @@ type RestGate =
   | 'nobody'
   | 'no-endpoint'
   | { anyOf: readonly Permission[] }
+  /** Every one of these (document locks: only a holder of every permission removes another's). */
+  | { allOf: readonly Permission[] }
   /** Payload's preference endpoints, keyed by the caller's own user: every caller (anonymous: nothing). */
   | 'own'
   /** The same, refusing callers without a session: 401 (Payload's UnauthorizedError). */
@@ -144,8 +146,9 @@ const COLLECTIONS: Record<string, Record<CollectionOp, RestGate>> = {
   // Payload's internals: the key-value store is server-only. (No payload-jobs: follow-ups
   // use the service's own outbox, which no REST route reaches.)
   'payload-kv': closed,
-  // The admin panel's document locks: every console session.
-  'payload-locked-documents': { find: 'console', findByID: 'console', create: 'console', update: 'console', delete: 'console' },
+  // The admin panel's document locks: every console session writes its own; removing another's
+  // (the unknown id here is nobody's own) takes every permission.
+  'payload-locked-documents': { find: 'console', findByID: 'console', create: 'console', update: 'console', delete: { allOf: PERMISSIONS } },
   // Per-user preferences: GET/DELETE /payload-preferences/<key> act on the caller's own record
   // only; PATCH by id reaches no one else's (403 for an id that is not one's own).
   'payload-preferences': { find: 'console', findByID: 'own', create: 'console', update: 'nobody', delete: 'own-signed-in' },
@@ -185,17 +188,18 @@ function expectedApi(gate: ApiGate, caller: Caller): Outcome {
 }
 
 function expectedRest(gate: RestGate, caller: Caller): Outcome {
-  if (gate === 'no-endpoint') return 501
+  if (gate === 'no-endpoint') return 404
   if (gate === 'public' || gate === 'own') return 'allowed'
   if (gate === 'own-signed-in') return caller.cookie ? 'allowed' : 401
   if (gate === 'nobody' || !caller.cookie) return 403
   if (gate === 'console') return 'allowed'
+  if ('allOf' in gate) return gate.allOf.every((p) => caller.permissions.includes(p)) ? 'allowed' : 403
   return gate.anyOf.some((p) => caller.permissions.includes(p)) ? 'allowed' : 403
 }
 
 function classOf(status: number, expected: Outcome): Outcome | number {
   if (status === 401 || status === 403) return status
-  if (status === 501) return 501
+  if (status === 404 && expected === 404) return 404
   return status < 500 ? 'allowed' : status
 }
 
