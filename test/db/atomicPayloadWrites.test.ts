@@ -128,3 +128,21 @@ describe('concurrent saves', () => {
     expect(renamed.docs.some((t) => t.slug === 'busy-zero')).toBe(true)
   })
 })
+
+describe('a write outside any transaction while a transaction is open', () => {
+  it('waits for it instead of blocking the event loop into "database is locked"', async () => {
+    const facet = (await app.payload.find({ collection: 'facets', limit: 1 })).docs[0]!
+    const tag = await app.payload.create({ collection: 'tags', data: { slug: 'gate-wait', label: 'Gate wait', facet: facet.id }, overrideAccess: true })
+    // An open Payload transaction that has written (it holds the write lock) and commits a moment later.
+    const transactionID = (await app.payload.db.beginTransaction())!
+    await app.payload.db.updateOne({ collection: 'tags', id: tag.id, data: { label: 'In the transaction' }, req: { transactionID } as never })
+    const committed = new Promise<void>((resolve) => setTimeout(() => void app.payload.db.commitTransaction(transactionID).then(resolve), 200))
+    // The adapter's own write with no request: not part of that transaction.
+    const started = Date.now()
+    await app.payload.db.updateOne({ collection: 'tags', id: tag.id, data: { label: 'After it' } })
+    await committed
+    expect(Date.now() - started).toBeLessThan(4_000)
+    expect((await app.payload.findByID({ collection: 'tags', id: tag.id, depth: 0 })).label).toBe('After it')
+  })
+})
+

@@ -10,12 +10,13 @@
  *   closed when the transaction ends (nothing waits for garbage collection);
  * - BEGIN IMMEDIATE: the write lock is taken up front, never upgraded half-way (which could
  *   fail with SQLITE_BUSY inside the transaction).
+ * The adapter's writes outside a transaction take the same gate (gateAutocommitWrites).
  */
-import type { Client, Transaction, TransactionMode } from '@libsql/client'
+import type { Client, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client'
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 
-import { acquireWriteGate } from './writeGate'
+import { acquireWriteGate, underWriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000
 
@@ -57,8 +58,28 @@ function releasing(tx: Transaction, release: () => void): Transaction {
   return tx
 }
 
+const WRITE_STATEMENT = /^\s*(insert|update|delete|replace)\b/i
+
+const sqlOf = (stmt: InStatement): string => (typeof stmt === 'string' ? stmt : stmt.sql)
+
+/**
+ * Writes Payload's adapter makes outside a transaction (`payload.db.updateOne` without a
+ * request, Payload's lock bookkeeping) take the same gate: a native busy wait on the client's
+ * connection would otherwise block the loop that an open transaction of this process needs.
+ * Reads pass straight through.
+ */
+function gateAutocommitWrites(client: Client): void {
+  const execute = client.execute.bind(client) as (stmt: InStatement, args?: unknown) => Promise<ResultSet>
+  const batch = client.batch.bind(client)
+  client.execute = ((stmt: InStatement, args?: unknown) =>
+    WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(() => execute(stmt, args)) : execute(stmt, args)) as Client['execute']
+  client.batch = ((stmts: InStatement[], mode?: TransactionMode) =>
+    stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s))) ? underWriteGate(() => batch(stmts, mode)) : batch(stmts, mode)) as Client['batch']
+}
+
 /** Makes the adapter's client open its write transactions as described above. */
 export function queuePayloadTransactions(client: Client, file: string): void {
+  gateAutocommitWrites(client)
   client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
     const release = await acquireWriteGate()
     let db: InstanceType<typeof Database> | undefined
