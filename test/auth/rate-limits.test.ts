@@ -9,7 +9,7 @@ import type { ApiContext } from '../../src/api/route'
 import { getConfig } from '../../src/config'
 import { engine } from '../../src/db/engine'
 import { withFields } from '../../src/logging'
-import { rateLimitPoints } from '../../src/db/testSupport'
+import { rateLimitPoints } from '../support/engineProbes'
 import { testApp } from '../support/app'
 import { ADMIN, createUser, login } from './helpers'
 

@@ -42,6 +42,6 @@ const suiteEnv = { ...process.env }
 // (servers, browsers) is done before its database goes.
 afterAll(async () => {
   const { parseConfig } = await import('../../src/config')
-  const { dropDatabase } = await import('../../src/db/testSupport')
+  const { dropDatabase } = await import('./engineProbes')
   await dropDatabase(parseConfig(suiteEnv).database)
 })

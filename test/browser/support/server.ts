@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { parseConfig } from '../../../src/config'
-import { dropDatabase } from '../../../src/db/testSupport'
+import { dropDatabase } from '../../support/engineProbes'
 
 export type RunningServer = { baseUrl: string; logs: string[]; stop(): Promise<void> }
 

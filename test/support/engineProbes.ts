@@ -1,16 +1,17 @@
 /**
  * Engine-neutral probes for the test suite, so that tests never branch on the engine or reach
  * for an adapter's client: dropping a test file's database and reading a rate-limit counter
- * as stored. Not used by the service itself. Takes the configuration to act on, which may
+ * as stored. Test code only (it lives under test/, beside the engine-specific halves in
+ * ./engineProbes/); the service never loads it. Takes the configuration to act on, which may
  * differ from the running one (set-up drops the suite's own database).
  */
 import type { Payload } from 'payload'
 
-import type { AppConfig } from '../config'
-import type { Engine } from './engineOps'
-import { mongoTestProbes } from './mongo/testProbes'
-import { sqliteTestProbes } from './sqlite/testProbes'
-import type { EngineTestProbes } from './testProbeTypes'
+import type { AppConfig } from '../../src/config'
+import type { Engine } from '../../src/db/engineOps'
+import { mongoTestProbes } from './engineProbes/mongo'
+import { sqliteTestProbes } from './engineProbes/sqlite'
+import type { EngineTestProbes } from './engineProbes/types'
 
 const PROBES: Record<Engine, EngineTestProbes> = { sqlite: sqliteTestProbes, mongodb: mongoTestProbes }
 

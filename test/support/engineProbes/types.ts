@@ -1,8 +1,8 @@
 import type { Payload } from 'payload'
 
-import type { AppConfig } from '../config'
+import type { AppConfig } from '../../../src/config'
 
-/** What each engine implements for the test suite's probes (src/db/testSupport.ts). */
+/** What each engine implements for the test suite's probes (test/support/engineProbes.ts). */
 export type EngineTestProbes = {
   dropDatabase(db: AppConfig['database']): Promise<void>
   rateLimitPoints(payload: Payload, db: AppConfig['database'], key: string): Promise<number | undefined>

@@ -1,8 +1,8 @@
-/** Test-suite probes on MongoDB (src/db/testSupport.ts): the database, a counter as stored. */
+/** Test-suite probes on MongoDB (test/support/engineProbes.ts): the database, a counter as stored. */
 import { MongoClient } from 'mongodb'
 
-import type { EngineTestProbes } from '../testProbeTypes'
-import { nativeDb } from './native'
+import { nativeDb } from '../../../src/db/mongo/native'
+import type { EngineTestProbes } from './types'
 
 export const mongoTestProbes: EngineTestProbes = {
   async dropDatabase(db) {

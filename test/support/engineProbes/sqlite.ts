@@ -1,8 +1,8 @@
-/** Test-suite probes on SQLite (src/db/testSupport.ts): the file and its WAL, a counter as stored. */
+/** Test-suite probes on SQLite (test/support/engineProbes.ts): the file and its WAL, a counter as stored. */
 import { rmSync } from 'node:fs'
 
-import type { EngineTestProbes } from '../testProbeTypes'
-import { connection, sqliteFileOf } from './connection'
+import { connection, sqliteFileOf } from '../../../src/db/sqlite/connection'
+import type { EngineTestProbes } from './types'
 
 export const sqliteTestProbes: EngineTestProbes = {
   async dropDatabase(db) {
