@@ -15,9 +15,11 @@ import { configuredEngine } from '../config'
 import { timedMethods } from '../metrics'
 import type { ContentStore } from './contentTypes'
 import type { Engine, EngineOps } from './engineOps'
+import { stopChangeFeed, useChangeFeed } from './generations'
 
 export type { Engine, EngineOps } from './engineOps'
 export type { Domain } from './versionDomains'
+export { generation } from './generations'
 export type * from './contentTypes'
 export type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 export type { TagRenameInput, TagRenameResult } from './renameTypes'
@@ -66,6 +68,7 @@ function withOneStorePerPayload(ops: EngineOps): EngineOps {
 // From the environment alone: parsing the whole configuration here would fix it before a test
 // file's own variables (set after its imports) are in place.
 const selected = withOneStorePerPayload(await engineFor(configuredEngine()))
+useChangeFeed(selected.startChangeFeed)
 
 /** The running engine (from the configuration, loaded with this module). */
 export function engine(): EngineOps {
@@ -74,6 +77,7 @@ export function engine(): EngineOps {
 
 /** Shutdown: Payload's connection (and its crons), then the service's own. */
 export async function closeDatabase(payload: Payload): Promise<void> {
+  stopChangeFeed(payload)
   await payload.destroy()
   engine().closeOwnConnections()
 }

@@ -1,17 +1,17 @@
 /**
- * The versioned domains: each has a change counter that every write to its collections
- * moves in the same transaction (SQLite: triggers, src/db/sqlite/contentSchema; MongoDB:
- * hooks through onDomainWrite and the raw write paths, src/db/mongo/versions). Every cache
- * keys on its domain's counter, read once per request: nothing else invalidates anything.
+ * The cached domains: every cache keys on its domain's generation (src/db/generations), which
+ * moves when a committed write to one of the domain's collections becomes visible (SQLite:
+ * counters moved by triggers, src/db/sqlite/contentSchema; MongoDB: a change stream,
+ * src/db/mongo/changeFeed). Nothing else invalidates anything.
  */
 export type Domain = 'content' | 'taxonomy' | 'branding'
 
 export const DOMAINS: readonly Domain[] = ['content', 'taxonomy', 'branding']
 
 /**
- * The collections and globals whose every write moves each counter. `branding` also moves
+ * The collections and globals whose every write moves each generation. `branding` also moves
  * when an uploaded file is updated or deleted (the branding record shows its URL); creating
- * one does not (nothing refers to it before a branding write, which moves the counter).
+ * one does not (nothing refers to it before a branding write, which moves it).
  */
 export const VERSIONED_COLLECTIONS: Record<Domain, readonly string[]> = {
   content: ['content'],
@@ -19,7 +19,7 @@ export const VERSIONED_COLLECTIONS: Record<Domain, readonly string[]> = {
   branding: ['branding'],
 }
 
-/** Collections whose updates and deletes (not inserts) move a domain's counter. */
+/** Collections whose updates and deletes (not inserts) move a domain's generation. */
 export const REFERENCED_COLLECTIONS: Partial<Record<Domain, readonly string[]>> = {
   branding: ['media'],
 }

@@ -1,9 +1,8 @@
 /**
- * The one freshness mechanism: every cached value is keyed on its domain's change counter
- * (src/db/versionDomains), which every write moves in its own transaction, in any process,
- * through Payload or raw SQL. The caller reads the counter once per request (one key lookup)
- * and passes it in; a value cached under an older counter is never served, so no write path
- * has anything to invalidate.
+ * Caches keyed on a domain's generation (src/db/generations), which moves when a committed
+ * write to the domain becomes visible to this process, whatever made it. The caller reads the
+ * generation once per request (a memory read) and passes it in; a value cached under an older
+ * generation is never served, so no write path has anything to invalidate.
  */
 import { cacheCounter, type CacheCounter } from '../metrics'
 

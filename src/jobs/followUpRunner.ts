@@ -15,6 +15,7 @@ import { followUpFailed } from '../metrics'
 import { followUpHandlers } from './followUpTasks'
 
 import type { FollowUpHandler } from './followUpTasks'
+import { claimFollowUp, completeFollowUp, failFollowUp } from '../db/workflow'
 
 export type FollowUpRunnerOptions = {
   /** Recorded as the claimer; unique per runner. */
@@ -109,7 +110,7 @@ export class FollowUpRunner {
 
   /** Claims and runs one job; false when none was due. */
   private async runOne(): Promise<boolean> {
-    const job = await engine().claimFollowUp(this.payload, { worker: this.workerId, now: new Date(), leaseMs: this.options.leaseMs })
+    const job = await claimFollowUp(this.payload, { worker: this.workerId, now: new Date(), leaseMs: this.options.leaseMs })
     if (!job) return false
     const handler = this.handlers[job.kind] ?? followUpHandlers[job.kind]
     if (job.attempts > this.options.maxAttempts) {
@@ -123,7 +124,7 @@ export class FollowUpRunner {
       await this.recordFailure(job, err)
       return true
     }
-    if (!(await engine().completeFollowUp(this.payload, job.id, this.workerId, new Date()))) {
+    if (!(await completeFollowUp(this.payload, job.id, this.workerId, new Date()))) {
       logger().warn({ jobId: job.id, contentId: job.contentId, kind: job.kind, worker: this.workerId }, 'followup.claim_lost')
     } else {
       logger().debug({ jobId: job.id, contentId: job.contentId, kind: job.kind, attempts: job.attempts }, 'followup.done')
@@ -135,7 +136,7 @@ export class FollowUpRunner {
     const willRetry = job.attempts < this.options.maxAttempts
     const now = new Date()
     const retryAt = willRetry ? new Date(now.getTime() + this.options.backoffMs * 2 ** (job.attempts - 1)) : null
-    await engine().failFollowUp(this.payload, { id: job.id, worker: this.workerId, error: message(err), retryAt, at: now })
+    await failFollowUp(this.payload, { id: job.id, worker: this.workerId, error: message(err), retryAt, at: now })
     followUpFailed(job.kind, willRetry)
     const line = { err, jobId: job.id, contentId: job.contentId, kind: job.kind, attempts: job.attempts, willRetry, retryAt }
     if (willRetry) logger().warn(line, 'followup.failed')

@@ -9,6 +9,7 @@ import type { Payload } from 'payload'
 
 import type { FollowUpKind } from '../db/engine'
 import { renderThumbnail } from '../media/thumbnail'
+import { payloadWrite } from '../db/payloadWrite'
 
 export type FollowUpJob = { contentId: string; kind: FollowUpKind }
 export type FollowUpHandler = (payload: Payload, job: FollowUpJob) => Promise<unknown>
@@ -50,20 +51,20 @@ async function thumbnail(payload: Payload, { contentId, kind }: FollowUpJob): Pr
   const group: unknown = content.group
   const color = group && typeof group === 'object' && 'color' in group && typeof group.color === 'string' ? group.color : GREY
   const png = await renderThumbnail({ title: String(content.title), color })
-  const media = await payload.create({
+  const media = await payloadWrite(() => payload.create({
     collection: 'media',
     data: { alt: String(content.title) },
     file: { data: png, mimetype: 'image/png', name: thumbnailFileName(String(content.id)), size: png.length },
     overrideAccess: true,
-  })
+  }))
   const url: unknown = media.url
-  await payload.update({
+  await payloadWrite(() => payload.update({
     collection: 'content',
     id: content.id,
     data: { thumbnail: media.id, thumbnailUrl: typeof url === 'string' ? url : null },
     overrideAccess: true,
     context: { followUp: true },
-  })
+  }))
 }
 
 const NOTICE = { 'notify.approved': 'content.approved', 'notify.rejected': 'content.rejected' } as const
@@ -93,7 +94,7 @@ async function notify(payload: Payload, { contentId, kind }: FollowUpJob): Promi
       ? `“${title}” was approved.`
       : `“${title}” was not accepted${typeof reason === 'string' && reason ? `: ${reason}` : '.'}`
   try {
-    await payload.create({ collection: 'notifications', data: { user, kind: notice, content: contentId, message }, overrideAccess: true })
+    await payloadWrite(() => payload.create({ collection: 'notifications', data: { user, kind: notice, content: contentId, message }, overrideAccess: true }))
   } catch (err) {
     // A concurrent run won the unique (content, kind) key: the notification exists, as wanted.
     if (await notificationExists(payload, contentId, notice)) return

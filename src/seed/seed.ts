@@ -13,6 +13,7 @@ import { suggestSlug } from '../slug'
 import { demoResources } from './demoResources'
 import { DEMO_GROUPS, DEMO_MEMBER_PASSWORD, DEMO_MEMBERS, DEMO_PLATFORMS, DEMO_SURFACES, DEMO_TAGS, tagLabel } from './demoTaxonomy'
 import { rng } from './random'
+import { payloadWrite } from '../db/payloadWrite'
 
 type Id = string
 export type DemoTaxonomy = {
@@ -66,7 +67,7 @@ export async function seedDemoTaxonomy(payload: Payload): Promise<DemoTaxonomy> 
   const findOrCreate = async <S extends CollectionSlug>(collection: S, where: Where, data: RequiredDataFromCollectionSlug<S>): Promise<Id> => {
     const found = await payload.find({ collection, where, limit: 1, depth: 0, overrideAccess: true })
     if (found.docs[0]) return String(found.docs[0].id)
-    return String((await payload.create({ collection, data, overrideAccess: true })).id)
+    return String((await payloadWrite(() => payload.create({ collection, data, overrideAccess: true }))).id)
   }
   const surfaceIds = new Map<string, Id>()
   for (const [i, s] of DEMO_SURFACES.entries()) {
@@ -230,7 +231,7 @@ async function recordDemoDecisions(payload: Payload, items: NewContent[]): Promi
   const actor = await anyAdminId(payload)
   for (const item of decided) {
     const approved = item.status === 'approved'
-    await payload.create({
+    await payloadWrite(() => payload.create({
       collection: 'moderation-events',
       data: {
         actor,
@@ -245,7 +246,7 @@ async function recordDemoDecisions(payload: Payload, items: NewContent[]): Promi
       },
       overrideAccess: true,
       depth: 0,
-    })
+    }))
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { type AppConfig, getConfig } from '../config'
-import { engine } from '../db/engine'
+import { generation } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
 import { isAbsoluteHttpUrl, servedUrl } from '../urlPolicy'
 
@@ -31,14 +31,14 @@ const edited = (value: string | null | undefined, fallback: string) =>
 const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && media.url ? media.url : '')
 
 /**
- * The edited branding, kept per branding change counter (src/db/versionedCache): /meta is hit
+ * The edited branding, kept per branding generation (src/db/generations): /meta is hit
  * on every extension start, and costs one key lookup until the global or an upload it shows
  * is written, by any path in any process.
  */
 const brandingDocs = new VersionedValue<BrandingDoc>()
 
 export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
-  const version = await engine().versionOf(payload, 'branding')
+  const version = generation(payload, 'branding')
   return brandingDocs.get(version, () => payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>)
 }
 

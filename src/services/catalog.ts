@@ -1,11 +1,11 @@
 /**
  * The navigation catalog and the taxonomy lookups the list endpoints use. Built from the
- * database and kept per taxonomy change counter (src/db/versionedCache): one key lookup per
- * call, a rebuild only after a write, by any path in any process.
+ * database and kept per taxonomy generation (src/db/generations): a memory read per call, a
+ * rebuild only after a write, by any path in any process.
  */
 import type { Payload } from 'payload'
 
-import { engine } from '../db/engine'
+import { generation } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
 import { weakEtag } from '../entityTag'
 
@@ -129,9 +129,9 @@ async function build(payload: Payload): Promise<Snapshot> {
   return { record, taxonomy }
 }
 
-/** The current snapshot: one counter read per call, one build per taxonomy version. */
-async function current(payload: Payload): Promise<Snapshot> {
-  const version = await engine().versionOf(payload, 'taxonomy')
+/** The current snapshot: one build per taxonomy generation. */
+function current(payload: Payload): Promise<Snapshot> {
+  const version = generation(payload, 'taxonomy')
   return snapshots.get(version, () => build(payload))
 }
 

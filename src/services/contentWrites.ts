@@ -17,6 +17,8 @@ import { assertUrlFree, duplicateAfterRace } from './contentDuplicates'
 import { asConflict } from './conflicts'
 import { checkTagSlugs, derivedContentSlugs, newSubmissionFields } from './contentSubmission'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
+import { payloadWrite } from '../db/payloadWrite'
+import { recordedUpdate, transitionStatus } from '../db/workflow'
 
 export type SubmitInput = {
   title: string
@@ -86,7 +88,7 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
     if (!slug) break
     if (!explicit && (await store.contentBySlug(slug))) continue
     try {
-      await engine().withTransientRetry(() => payload.create({
+      await payloadWrite(() => payload.create({
         collection: 'content',
         data: {
           slug,
@@ -138,7 +140,7 @@ async function move(
   const now = new Date()
   const moved =
     record.status === 'pending' &&
-    (await engine().transitionStatus(payload, {
+    (await transitionStatus(payload, {
       id: record.id,
       from: 'pending',
       to,
@@ -215,7 +217,7 @@ async function conflict(payload: Payload, id: string): Promise<ApiError> {
  * item's queued follow-ups in the same transaction. False when the guard no longer held.
  */
 async function setActive(payload: Payload, record: ContentRecord, to: boolean, actor: AuthUser | null): Promise<boolean> {
-  const result = await engine().recordedUpdate(payload, {
+  const result = await recordedUpdate(payload, {
     collection: 'content',
     id: record.id,
     expect: { isActive: !to, status: record.status },

@@ -1,8 +1,9 @@
 /**
- * Payload hooks that move a domain's change counter (src/db/versionDomains) in the write's
- * own transaction, on every collection and global whose data a cache shows. On SQLite the
- * database's triggers already did (the hook is a no-op); on MongoDB this is the `$inc`.
- * Caches read the counter, so nothing anywhere invalidates anything by hand.
+ * Payload hooks on every collection and global whose data a cache shows: they tell the engine
+ * which domain (src/db/versionDomains) a save changed, so this process's generation moves as
+ * soon as the save commits (a client reads its own write at once). SQLite needs nothing (its
+ * triggers move counters the write gate's release reads); MongoDB waits for the commit.
+ * Nothing is written inside the save's transaction, and nothing invalidates anything by hand.
  */
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, GlobalAfterChangeHook } from 'payload'
 
@@ -10,18 +11,18 @@ import { engine, type Domain } from '../db/engine'
 
 type CollectionHooks = { afterChange: CollectionAfterChangeHook[]; afterDelete: CollectionAfterDeleteHook[] }
 
-/** Every create, update and delete of the collection moves `domain`'s counter. */
+/** Every create, update and delete of the collection moves `domain`'s generation. */
 export function domainWriteHooks(domain: Domain): CollectionHooks {
   return {
     afterChange: [
       async ({ doc, req }) => {
-        await engine().onDomainWrite(req, domain)
+        await engine().noteDomainWrite(req, domain)
         return doc
       },
     ],
     afterDelete: [
       async ({ doc, req }) => {
-        await engine().onDomainWrite(req, domain)
+        await engine().noteDomainWrite(req, domain)
         return doc
       },
     ],
@@ -30,13 +31,13 @@ export function domainWriteHooks(domain: Domain): CollectionHooks {
 
 /**
  * A collection other records refer to (uploads shown in the branding record): updates and
- * deletes move `domain`'s counter; a new row is shown only once a write to `domain` refers to it.
+ * deletes move `domain`'s generation; a new row is shown only once a write to `domain` refers to it.
  */
 export function referencedWriteHooks(domain: Domain): CollectionHooks {
   return {
     afterChange: [
       async ({ doc, req, operation }) => {
-        if (operation === 'update') await engine().onDomainWrite(req, domain)
+        if (operation === 'update') await engine().noteDomainWrite(req, domain)
         return doc
       },
     ],
@@ -44,10 +45,10 @@ export function referencedWriteHooks(domain: Domain): CollectionHooks {
   }
 }
 
-/** Every update of the global moves `domain`'s counter. */
+/** Every update of the global moves `domain`'s generation. */
 export function globalWriteHook(domain: Domain): GlobalAfterChangeHook {
   return async ({ doc, req }) => {
-    await engine().onDomainWrite(req, domain)
+    await engine().noteDomainWrite(req, domain)
     return doc
   }
 }

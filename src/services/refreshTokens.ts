@@ -9,6 +9,8 @@ import { hashRefreshToken, newFamilyId, newRefreshToken } from '../auth/refreshT
 import { getConfig } from '../config'
 import { engine } from '../db/engine'
 import type { GraceSuccessor } from '../db/engine'
+import { claimRefreshToken } from '../db/workflow'
+import { payloadWrite } from '../db/payloadWrite'
 
 export type RevokeReason = NonNullable<RefreshToken['revokedReason']>
 
@@ -28,7 +30,7 @@ export async function issueRefreshToken(
   token: string = newRefreshToken(),
 ): Promise<string> {
   const expiresAt = new Date(Date.now() + getConfig().auth.refreshTtlSeconds * 1000)
-  await payload.create({
+  await payloadWrite(() => payload.create({
     collection: COLLECTION,
     data: {
       userId,
@@ -39,13 +41,13 @@ export async function issueRefreshToken(
       createdIp: client.ip ?? '',
     },
     overrideAccess: true,
-  })
+  }))
   return token
 }
 
 /** Removes a token issued moments ago that turned out not to be wanted (a rotation that lost its claim). */
 export async function discardRefreshToken(payload: Payload, token: string): Promise<void> {
-  await payload.delete({ collection: COLLECTION, where: { tokenHash: { equals: hashRefreshToken(token) } }, overrideAccess: true })
+  await payloadWrite(() => payload.delete({ collection: COLLECTION, where: { tokenHash: { equals: hashRefreshToken(token) } }, overrideAccess: true }))
 }
 
 export async function findRefreshToken(payload: Payload, token: string): Promise<RefreshTokenDoc | null> {
@@ -69,13 +71,13 @@ export async function claimForRotation(
   now: Date,
   successor?: GraceSuccessor,
 ): Promise<boolean> {
-  const { claimed } = await engine().claimRefreshToken(payload, doc.tokenHash, 'rotated', now, successor)
+  const { claimed } = await claimRefreshToken(payload, doc.tokenHash, 'rotated', now, successor)
   return claimed
 }
 
 /** Drops the user's sealed successors: all of them, or those whose window ended before `endedBefore`. */
 export async function clearGrace(payload: Payload, userId: string, endedBefore?: Date): Promise<void> {
-  await payload.db.updateMany({
+  await payloadWrite(() => payload.db.updateMany({
     collection: COLLECTION,
     where: {
       and: [
@@ -84,7 +86,7 @@ export async function clearGrace(payload: Payload, userId: string, endedBefore?:
       ],
     },
     data: { graceToken: null, graceUntil: null },
-  })
+  }))
 }
 
 async function revokeWhere(
@@ -95,12 +97,15 @@ async function revokeWhere(
 ): Promise<void> {
   const now = new Date().toISOString()
   // updateMany at the adapter: one statement, no per-document hooks (the collection has none).
-  await payload.db.updateMany({
-    collection: COLLECTION,
-    where: { and: [where, { revokedAt: { exists: false } }] },
-    data: { revokedAt: now, revokedReason: reason, updatedAt: now },
-    req,
-  })
+  // Inside a Payload operation (`req`) it belongs to that operation's transaction, which its caller retries.
+  const revoke = (inReq?: PayloadRequest) =>
+    payload.db.updateMany({
+      collection: COLLECTION,
+      where: { and: [where, { revokedAt: { exists: false } }] },
+      data: { revokedAt: now, revokedReason: reason, updatedAt: now },
+      req: inReq,
+    })
+  await (req ? revoke(req) : payloadWrite(() => revoke()))
 }
 
 export function revokeAllForUser(payload: Payload, userId: string, reason: RevokeReason, req?: PayloadRequest): Promise<void> {

@@ -11,6 +11,7 @@ import { type Permission, PERMISSIONS } from '../auth/permissions'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type Grantor, actOnRoleProblem, roleChangeProblem, throwIfRefused } from './grants'
 import { withConflicts } from './conflicts'
+import { payloadWrite } from '../db/payloadWrite'
 
 /** A role document as the Local API returns it (payload-types.ts). */
 export type RoleDoc = Role
@@ -100,11 +101,11 @@ export async function createRole(
   throwIfRefused(roleChangeProblem(grantor, null, input.permissions))
   if (await findRoleByName(payload, input.name)) throw nameTaken()
   const doc = await withConflicts(ROLE_CONFLICTS, () =>
-    payload.create({
+    payloadWrite(() => payload.create({
       collection: 'roles',
       data: { name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] },
       overrideAccess: true,
-    }),
+    })),
   )
   return toRoleDto(doc)
 }
@@ -128,7 +129,7 @@ export async function updateRole(
   if (patch.name !== undefined) data.name = patch.name
   if (patch.description !== undefined) data.description = patch.description
   if (patch.permissions !== undefined) data.permissions = [...new Set(patch.permissions)]
-  const doc = await withConflicts(ROLE_CONFLICTS, () => payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true }))
+  const doc = await withConflicts(ROLE_CONFLICTS, () => payloadWrite(() => payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true })))
   return toRoleDto(doc)
 }
 
@@ -137,7 +138,7 @@ export async function deleteRole(payload: Payload, id: string, grantor: Grantor)
   throwIfRefused(actOnRoleProblem(grantor, role.permissions ?? []))
   const problem = await deleteProblem(payload, role)
   if (problem) throw new ApiError(409, problem.code, problem.message, problem.details)
-  await payload.delete({ collection: 'roles', id: role.id, overrideAccess: true })
+  await payloadWrite(() => payload.delete({ collection: 'roles', id: role.id, overrideAccess: true }))
   return { deleted: true, id: String(role.id) }
 }
 

@@ -13,6 +13,8 @@ import { getTaxonomy } from './catalog'
 import { withConflicts } from './conflicts'
 import { getTag, type TagDto } from './tags'
 import { workflowFieldsGuard } from './workflowGuard'
+import { payloadWrite } from '../db/payloadWrite'
+import { renameTag as applyTagRename } from '../db/workflow'
 
 export type NewTagInput = { label: string; facet: string; slug?: string }
 export type TagPatch = { label?: string; facet?: string }
@@ -52,7 +54,7 @@ export async function createTag(payload: Payload, input: NewTagInput): Promise<T
   })
   const facet = await facetId(payload, input.facet)
   await withConflicts({ slug: () => slugConflict(slug) }, () =>
-    engine().withTransientRetry(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true })),
+    payloadWrite(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true })),
   )
   return getTag(payload, slug)
 }
@@ -65,7 +67,7 @@ export async function updateTag(payload: Payload, slug: string, patch: TagPatch)
   if (patch.label !== undefined) data.label = patch.label
   if (patch.facet !== undefined) data.facet = await facetId(payload, patch.facet)
   if (Object.keys(data).length > 0) {
-    await engine().withTransientRetry(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true }))
+    await payloadWrite(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true }))
   }
   return getTag(payload, slug)
 }
@@ -81,10 +83,10 @@ export async function renameTag(
   assertSlug(newSlug, 'newSlug')
   const slug = await slugOf(payload, ref)
   if (newSlug === slug) throw slugConflict(newSlug)
-  const result = await engine().renameTag(payload, { oldSlug: slug, newSlug, actorId, at: new Date(), afterContentUpdate })
+  const result = await applyTagRename(payload, { oldSlug: slug, newSlug, actorId, at: new Date(), afterContentUpdate })
   if (result.outcome === 'not_found') throw tagNotFound()
   if (result.outcome === 'taken') throw slugConflict(newSlug)
-  // Caches need nothing: the rename moved the taxonomy and content counters in its transaction.
+  // Caches need nothing: the generations move once the rename commits (src/db/generations).
   return { slug: newSlug, contentCount: result.contentCount }
 }
 

@@ -14,6 +14,8 @@ import { assertSlug, chooseSlug } from '../slug'
 import { withConflicts } from './conflicts'
 import { type KindSpec, TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'
 import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
+import { recordedUpdate, reorderTaxonomy } from '../db/workflow'
+import { payloadWrite } from '../db/payloadWrite'
 
 export type { TaxonomyKind }
 
@@ -97,7 +99,7 @@ export async function createNode(
   // `data` passed the kind's create schema, built from the same field table as the collection
   // (endpoints/taxonomyWrites.ts): it is the collection's creation data, which the Local API names.
   const created = { ...data, [spec.keyField]: key, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as CreateData
-  const doc = await guarded(kind, key, () => payload.create({ collection: spec.collection, data: created, overrideAccess: true }))
+  const doc = await guarded(kind, key, () => payloadWrite(() => payload.create({ collection: spec.collection, data: created, overrideAccess: true })))
   return toDto(kind, doc, parent?.key)
 }
 
@@ -109,7 +111,7 @@ export async function updateNode(
   parentKey?: string,
 ): Promise<TaxonomyNodeDto> {
   const updated = Object.keys(patch).length
-    ? await payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch, overrideAccess: true })
+    ? await payloadWrite(() => payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch, overrideAccess: true }))
     : doc
   return toDto(kind, updated, parentKey)
 }
@@ -131,7 +133,7 @@ export async function renameNode(
   const oldKey = String(fieldsOf(doc)[spec.keyField])
   if (newKey === oldKey) return toDto(kind, doc, parent?.key)
   await assertFree(payload, kind, newKey, parent?.id)
-  const result = await engine().recordedUpdate(payload, {
+  const result = await recordedUpdate(payload, {
     collection: spec.collection,
     id: String(doc.id),
     expect: { [spec.keyField]: oldKey },
@@ -214,7 +216,7 @@ export async function reorderChildren(
   const problems = listProblems([...idBySlug.keys()], orderedSlugs)
   if (problems.length) throw notTheChildren(problems)
   const parentField = PARENT_KIND[kind]
-  const result = await engine().reorderTaxonomy(payload, {
+  const result = await reorderTaxonomy(payload, {
     collection: spec.collection as ReorderCollection,
     ...(parentField && parent ? { parent: { field: parentField, id: parent.id } } : {}),
     orderedIds: orderedSlugs.map((slug) => idBySlug.get(slug)!),

@@ -16,6 +16,7 @@ import { type Page, type Pagination, paginationOf } from '../pagination'
 import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 import { asConflict } from './conflicts'
+import { payloadWrite } from '../db/payloadWrite'
 
 /** A user document as the Local API returns it (payload-types.ts); `passwordHash` only with showHiddenFields. */
 export type UserDoc = User
@@ -112,11 +113,11 @@ export async function createUser(payload: Payload, input: CreateUserInput, grant
   throwIfRefused(await roleAssignmentProblem(payload, grantor, roles))
   let created: { id: string | number }
   try {
-    created = await payload.create({
+    created = await payloadWrite(() => payload.create({
       collection: 'users',
       data: { email, username: input.username, password: input.password, roles, isActive: true },
       overrideAccess: true,
-    })
+    }))
   } catch (err) {
     throw asConflict(err, USER_CONFLICTS)
   }
@@ -139,7 +140,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
   await refuseOrphaning(payload, String(user.id), { roles, isActive: patch.isActive })
   try {
     // The users hooks revoke refresh tokens on deactivation and on a new password.
-    await payload.update({ collection: 'users', id: user.id, data, overrideAccess: true })
+    await payloadWrite(() => payload.update({ collection: 'users', id: user.id, data, overrideAccess: true }))
   } catch (err) {
     throw asConflict(err, USER_CONFLICTS)
   }
@@ -157,7 +158,7 @@ export async function deactivateUser(payload: Payload, id: string, grantor: Gran
   const user = await requireUser(payload, id)
   throwIfRefused(await actOnUserProblem(payload, grantor, user.roles))
   await refuseOrphaning(payload, String(user.id), { isActive: false })
-  await payload.update({ collection: 'users', id: user.id, data: { isActive: false }, overrideAccess: true })
+  await payloadWrite(() => payload.update({ collection: 'users', id: user.id, data: { isActive: false }, overrideAccess: true }))
   return { deleted: true, id: String(user.id) }
 }
 

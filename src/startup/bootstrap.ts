@@ -4,6 +4,7 @@ import { SEEDED_ROLES } from '../auth/permissions'
 import { getConfig } from '../config'
 import { logger } from '../logging'
 import { STARTING_FACETS } from './startingFacets'
+import { payloadWrite } from '../db/payloadWrite'
 
 /** Seeded roles, with the admin role always holding every permission. Idempotent. */
 async function ensureRoles(payload: Payload): Promise<Map<string, string>> {
@@ -12,7 +13,7 @@ async function ensureRoles(payload: Payload): Promise<Map<string, string>> {
     const found = await payload.find({ collection: 'roles', where: { name: { equals: role.name } }, limit: 1, overrideAccess: true })
     const existing = found.docs[0]
     if (!existing) {
-      const created = await payload.create({ collection: 'roles', data: { ...role, permissions: [...role.permissions] }, overrideAccess: true })
+      const created = await payloadWrite(() => payload.create({ collection: 'roles', data: { ...role, permissions: [...role.permissions] }, overrideAccess: true }))
       ids.set(role.name, String(created.id))
       continue
     }
@@ -21,12 +22,12 @@ async function ensureRoles(payload: Payload): Promise<Map<string, string>> {
     if (role.name === 'admin') {
       const missing = role.permissions.filter((p) => !(existing.permissions ?? []).includes(p))
       if (missing.length > 0) {
-        await payload.update({
+        await payloadWrite(() => payload.update({
           collection: 'roles',
           id: existing.id,
           data: { permissions: [...new Set([...(existing.permissions ?? []), ...role.permissions])] },
           overrideAccess: true,
-        })
+        }))
       }
     }
   }
@@ -37,7 +38,7 @@ async function ensureFacets(payload: Payload): Promise<void> {
   for (const [order, facet] of STARTING_FACETS.entries()) {
     const found = await payload.count({ collection: 'facets', where: { key: { equals: facet.key } }, overrideAccess: true })
     if (found.totalDocs === 0) {
-      await payload.create({ collection: 'facets', data: { ...facet, displayOrder: order }, overrideAccess: true })
+      await payloadWrite(() => payload.create({ collection: 'facets', data: { ...facet, displayOrder: order }, overrideAccess: true }))
     }
   }
 }
@@ -58,18 +59,18 @@ async function ensureAdmin(payload: Payload, adminRoleId: string): Promise<void>
   // `password` is turned into the argon2id passwordHash by the users hooks (src/services/userHooks.ts);
   // Payload's pbkdf2 columns stay empty. An existing account without one gets the configured password.
   if (existing) {
-    await payload.update({
+    await payloadWrite(() => payload.update({
       collection: 'users',
       id: existing.id,
       data: { roles: [adminRoleId], isActive: true, ...(existing.passwordHash ? {} : { password: admin.password }) },
       overrideAccess: true,
-    })
+    }))
   } else {
-    await payload.create({
+    await payloadWrite(() => payload.create({
       collection: 'users',
       data: { email: admin.email, username: 'admin', password: admin.password, roles: [adminRoleId], isActive: true },
       overrideAccess: true,
-    })
+    }))
   }
   logger().info({ email: admin.email }, 'bootstrap.admin_created')
 }

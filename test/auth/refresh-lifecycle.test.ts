@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { engine } from '../../src/db/engine'
+import { claimRefreshToken } from '../../src/db/workflow'
 import { testApp } from '../support/app'
 import { createUser, decodeJwt, expectNoSecrets, freshIp, login, refresh, tokenRows } from './helpers'
 
@@ -73,7 +73,7 @@ describe('refresh-token lifecycle (spec table)', () => {
     const user = await createUser(app)
     await login(app, user.email, user.password)
     const [row] = await tokenRows(app, user.id)
-    const claims = await Promise.all(Array.from({ length: 5 }, () => engine().claimRefreshToken(app.payload, row.tokenHash, 'rotated', new Date())))
+    const claims = await Promise.all(Array.from({ length: 5 }, () => claimRefreshToken(app.payload, row.tokenHash, 'rotated', new Date())))
     expect(claims.filter((c) => c.claimed)).toHaveLength(1)
     expect((await tokenRows(app, user.id))[0].revokedReason).toBe('rotated')
   })

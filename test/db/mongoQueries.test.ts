@@ -9,7 +9,6 @@ import {
   contentProjection,
   contentSort,
   relatedPipeline,
-  renameInContent,
   BACKFILL_SORT,
   MISSING_URL_KEY,
   setUrlKey,
@@ -22,12 +21,15 @@ import {
   tagUsagePipeline,
   textMode,
 } from '../../src/db/mongo/contentQueries'
-import { claimFilter, claimUpdate } from '../../src/db/mongo/authPrimitives'
 import { serviceIndexes } from '../../src/db/mongo/indexes'
-import { transitionFilter, transitionUpdate } from '../../src/db/mongo/moderation'
-import { backoffMs, isTransient, withTransientRetry } from '../../src/db/mongo/retry'
-import { isDuplicateSlug } from '../../src/db/mongo/tagRename'
-import { bumpUpdate, seedUpdate, versionFilter } from '../../src/db/mongo/versions'
+import { filterOf, updateOf } from '../../src/db/mongo/planApplier'
+import { isTransient } from '../../src/db/mongo/retry'
+import { uniqueViolationField } from '../../src/db/uniqueViolation'
+import { backoffMs, retryTransient } from '../../src/db/transientRetry'
+import { refreshClaimPlan, statusMovePlan } from '../../src/db/workflow'
+
+const withTransientRetry = <T>(fn: () => Promise<T>) => retryTransient(fn, isTransient)
+const isDuplicateSlug = (err: unknown) => uniqueViolationField(err) === 'slug'
 
 const A = '65a1b2c3d4e5f60718293a4b'
 const B = '65a1b2c3d4e5f60718293a4c'
@@ -185,35 +187,29 @@ describe('related, tags, usage, rename, transitions, claims, counters', () => {
       { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
     ])
   })
-  it('rename replaces the slug in place in every holder', () => {
-    const at = new Date('2024-01-01T00:00:00Z')
-    expect(renameInContent('ml', 'machine-learning', at)).toEqual({
-      filter: { tagSlugs: 'ml' },
-      update: { $set: { 'tagSlugs.$[old]': 'machine-learning', updatedAt: at } },
-      arrayFilters: [{ old: 'ml' }],
-    })
-  })
   it('transition is guarded by the status read, on an active item', () => {
     const at = new Date('2024-01-01T00:00:00Z')
     const t = { id: A, from: 'pending' as const, to: 'approved' as const, at, approvedAt: at, rejectionReason: null, followUps: [],
       event: { actorId: null, action: 'approve' as const, targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at } }
-    expect(transitionFilter(t)).toEqual({ _id: new ObjectId(A), status: 'pending', isActive: { $ne: false } })
-    expect(transitionUpdate(t)).toEqual({ $set: { status: 'approved', approvedAt: at, rejectionReason: null, updatedAt: at } })
+    const move = statusMovePlan(t).steps[0]!
+    if (move.op !== 'update') throw new Error('the move is an update')
+    expect(filterOf(move.where)).toEqual({ $and: [{ _id: new ObjectId(A) }, { status: 'pending' }, { isActive: { $ne: false } }] })
+    expect(updateOf(move.set, move.inc, [])).toEqual({ $set: { status: 'approved', approvedAt: at, rejectionReason: null, updatedAt: at } })
   })
   it('refresh-token claim only matches an unrevoked token', () => {
     const now = new Date('2024-01-01T00:00:00Z')
-    expect(claimFilter('h')).toEqual({ tokenHash: 'h', revokedAt: null })
-    expect(claimUpdate('rotated', now)).toEqual({ $set: { revokedAt: now, revokedReason: 'rotated', updatedAt: now } })
+    const claim = (successor?: { sealed: string; until: Date }) => {
+      const step = refreshClaimPlan('h', 'rotated', now, successor).steps[0]!
+      if (step.op !== 'update') throw new Error('the claim is an update')
+      return { filter: filterOf(step.where), update: updateOf(step.set, step.inc, []) }
+    }
+    expect(claim().filter).toEqual({ $and: [{ tokenHash: 'h' }, { revokedAt: null }] })
+    expect(claim().update).toEqual({ $set: { revokedAt: now, revokedReason: 'rotated', updatedAt: now, graceToken: null, graceUntil: null } })
     // Reuse grace: the sealed successor rides on the same conditional update.
     const until = new Date(now.getTime() + 30_000)
-    expect(claimUpdate('rotated', now, { sealed: 'S', until })).toEqual({
+    expect(claim({ sealed: 'S', until }).update).toEqual({
       $set: { revokedAt: now, revokedReason: 'rotated', updatedAt: now, graceToken: 'S', graceUntil: until },
     })
-  })
-  it('change counters: one document per domain, $inc, seeded from the clock', () => {
-    expect(versionFilter('content')).toEqual({ _id: 'content' })
-    expect(bumpUpdate()).toEqual({ $inc: { n: 1 } })
-    expect(seedUpdate(1700000000000)).toEqual({ $setOnInsert: { n: 1700000000000 } })
   })
   it('a duplicate key on the slug is a taken slug, raw or through Payload', async () => {
     // As the server reports it: the index in the message, the key in keyValue.

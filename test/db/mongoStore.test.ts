@@ -5,7 +5,7 @@
  * a shape error (a missing adapter member, a wrong method) fails with a TypeError instead.
  */
 import { MongoClient, MongoNotConnectedError } from 'mongodb'
-import type { Payload, PayloadRequest } from 'payload'
+import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const URI = 'mongodb://127.0.0.1:9/curation_serverless?replicaSet=rs0&serverSelectionTimeoutMS=200'
@@ -13,6 +13,8 @@ process.env.DATABASE_URI = URI
 
 let payload: Payload
 let engine: typeof import('../../src/db/engine')
+let workflow: typeof import('../../src/db/workflow')
+let payloadWrite: typeof import('../../src/db/payloadWrite').payloadWrite
 let closed: MongoClient
 
 const ID = '65a1b2c3d4e5f60718293a4b'
@@ -40,6 +42,8 @@ beforeAll(async () => {
   const config = await (await import('../../payload.config')).default
   payload = await getPayload({ config, disableDBConnect: true, disableOnInit: true })
   engine = await import('../../src/db/engine')
+  workflow = await import('../../src/db/workflow')
+  payloadWrite = (await import('../../src/db/payloadWrite')).payloadWrite
 })
 
 afterAll(async () => {
@@ -58,7 +62,6 @@ describe('before any connection exists', () => {
 
   it('the native accessor reports "not connected" (no TypeError)', async () => {
     await failsAtTheDriver(() => engine.engine().contentStore(payload).contentBySlug('x'))
-    await failsAtTheDriver(() => engine.engine().versionOf(payload, 'content'))
     expect(await engine.engine().ping(payload)).toBe(false)
   })
 })
@@ -116,30 +119,33 @@ describe('every store function reaches its first driver call', () => {
     ))
 
   it('engine: prepare (replica-set check first)', () => failsAtTheDriver(() => engine.engine().prepare(payload)))
-  it('engine: claimRefreshToken', () => failsAtTheDriver(() => engine.engine().claimRefreshToken(payload, 'hash', 'rotated', new Date())))
+  it('workflow: claimRefreshToken', () => failsAtTheDriver(() => workflow.claimRefreshToken(payload, 'hash', 'rotated', new Date())))
   it('engine: hitRateLimit', () => failsAtTheDriver(() => engine.engine().hitRateLimit(payload, 'k', 5, 60)))
-  it('engine: renameTag', () =>
-    failsAtTheDriver(() => engine.engine().renameTag(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
-  it('engine: transitionContentStatus', () =>
+  it('workflow: renameTag', () =>
+    failsAtTheDriver(() => workflow.renameTag(payload, { oldSlug: 'a', newSlug: 'b', actorId: ID, at: new Date() })))
+  it('workflow: transitionStatus', () =>
     failsAtTheDriver(() =>
-      engine.engine().transitionStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'], event: { actorId: ID, action: 'approve', targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at: new Date() } }),
+      workflow.transitionStatus(payload, { id: ID, from: 'pending', to: 'approved', at: new Date(), approvedAt: new Date(), rejectionReason: null, followUps: ['thumbnail'], event: { actorId: ID, action: 'approve', targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at: new Date() } }),
     ))
-  it('engine: recordedUpdate', () =>
+  it('workflow: recordedUpdate', () =>
     failsAtTheDriver(() =>
-      engine.engine().recordedUpdate(payload, { collection: 'content', id: ID, expect: { isActive: true }, set: { isActive: false }, domain: 'content', event: { actorId: ID, action: 'delete', targetSlug: 's', stateBefore: 'active', stateAfter: 'deleted', reason: null, at: new Date() } }),
+      workflow.recordedUpdate(payload, { collection: 'content', id: ID, expect: { isActive: true }, set: { isActive: false }, domain: 'content', event: { actorId: ID, action: 'delete', targetSlug: 's', stateBefore: 'active', stateAfter: 'deleted', reason: null, at: new Date() } }),
     ))
-  it('engine: claimFollowUp', () =>
-    failsAtTheDriver(() => engine.engine().claimFollowUp(payload, { worker: 'w', now: new Date(), leaseMs: 1000 })))
-  it('engine: completeFollowUp', () => failsAtTheDriver(() => engine.engine().completeFollowUp(payload, ID, 'w', new Date())))
-  it('engine: failFollowUp', () =>
-    failsAtTheDriver(() => engine.engine().failFollowUp(payload, { id: ID, worker: 'w', error: 'x', retryAt: null, at: new Date() })))
+  it('workflow: reorderTaxonomy', () =>
+    failsAtTheDriver(() => workflow.reorderTaxonomy(payload, { collection: 'groups', parent: { field: 'surface', id: ID }, orderedIds: [ID], at: new Date() })))
+  it('workflow: claimFollowUp', () =>
+    failsAtTheDriver(() => workflow.claimFollowUp(payload, { worker: 'w', now: new Date(), leaseMs: 1000 })))
+  it('workflow: completeFollowUp', () => failsAtTheDriver(() => workflow.completeFollowUp(payload, ID, 'w', new Date())))
+  it('workflow: failFollowUp', () =>
+    failsAtTheDriver(() => workflow.failFollowUp(payload, { id: ID, worker: 'w', error: 'x', retryAt: null, at: new Date() })))
   it('engine: listFollowUps', () => failsAtTheDriver(() => engine.engine().listFollowUps(payload, ID)))
-  it('engine: versionOf', () => failsAtTheDriver(() => engine.engine().versionOf(payload, 'taxonomy')))
-  it('engine: onDomainWrite from a hook without a transaction', () => {
-    const req: Pick<PayloadRequest, 'payload' | 'transactionID'> = { payload, transactionID: undefined }
-    return failsAtTheDriver(() => engine.engine().onDomainWrite(req as PayloadRequest, 'content'))
-  })
+  it('engine: followUpDepth', () => failsAtTheDriver(() => engine.engine().followUpDepth(payload, new Date())))
   it('engine: ping answers false', async () => expect(await engine.engine().ping(payload)).toBe(false))
-  it('engine: withTransientRetry passes a non-transient failure through at once', () =>
-    failsAtTheDriver(() => engine.engine().withTransientRetry(() => engine.engine().contentStore(payload).countContent())))
+  it('payloadWrite passes a non-transient failure through at once', () =>
+    failsAtTheDriver(() => payloadWrite(() => engine.engine().contentStore(payload).countContent())))
+  it('a change feed without a connection stays blind (every generation new), never throws', () => {
+    const a = engine.generation(payload, 'content')
+    const b = engine.generation(payload, 'content')
+    expect(a).not.toBe(b)
+  })
 })

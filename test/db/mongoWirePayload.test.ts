@@ -1,7 +1,8 @@
 /**
  * Payload's own saves on MongoDB, seen on the wire: the real Payload (mongoose adapter) and
  * the real driver against the scripted wire server (test/support/mongoWireServer). A save
- * and every write its hooks make are one transaction, committed once or aborted whole.
+ * and every write its hooks make are one transaction, committed once or aborted whole, and
+ * nothing shared (no counter document) is written inside it.
  */
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -33,6 +34,17 @@ beforeEach(() => {
   server.sent.length = 0
 })
 
+/** The change stream is open (its first resume token seen): generations are live, not blind. */
+async function waitForLiveFeed(): Promise<void> {
+  const { generation } = await import('../../src/db/engine')
+  for (let i = 0; i < 200; i++) {
+    const a = generation(payload, 'content')
+    if (a === generation(payload, 'content')) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('the change feed never opened')
+}
+
 const saveFacet = () => payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic', color: '#336699' }, overrideAccess: true })
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'commitTransaction', 'abortTransaction'])
@@ -41,18 +53,50 @@ const target = (c: { name: string; body: Record<string, unknown> }) =>
   c.name.endsWith('Transaction') ? c.name : `${c.name} ${String(c.body[c.name])}`
 
 describe("Payload's own save on MongoDB", () => {
-  it('writes the document and its change counter in one transaction, committed once', async () => {
+  it('writes the document in one transaction, committed once, and no shared document beside it', async () => {
+    const { generation } = await import('../../src/db/engine')
     await saveFacet()
-    expect(writes().map(target)).toEqual(['insert facets', 'update raw_versions', 'commitTransaction'])
+    expect(writes().map(target)).toEqual(['insert facets', 'commitTransaction'])
     expect(new Set(writes().map((c) => `${c.session}/${c.txnNumber}`)).size).toBe(1)
     expect(writes()[0]?.startTransaction).toBe(true)
+    expect(writes()[0]?.body.autocommit).toBe(false)
+    // This process reads its own write at once: the taxonomy generation moved at the commit.
+    await waitForLiveFeed()
+    const before = generation(payload, 'taxonomy')
+    await saveFacet()
+    expect(generation(payload, 'taxonomy')).not.toBe(before)
   })
 
-  it('a hook write that fails aborts the whole save: no commit, the caller gets the error', async () => {
-    script = (c) => (c.name === 'update' && c.body.update === 'raw_versions' ? serverError(2, 'BadValue') : undefined)
+  it('a save whose write fails is aborted whole: no commit, the caller gets the error, the generation stays', async () => {
+    const { generation } = await import('../../src/db/engine')
+    await waitForLiveFeed()
+    const before = generation(payload, 'taxonomy')
+    script = (c) => (c.name === 'insert' && c.body.insert === 'facets' ? serverError(2, 'BadValue') : undefined)
     const err = await saveFacet().then(() => null, (e: unknown) => e)
     expect(err).toBeInstanceOf(Error)
-    expect(writes().map(target)).toEqual(['insert facets', 'update raw_versions', 'abortTransaction'])
+    expect(writes().map(target)).toEqual(['insert facets', 'abortTransaction'])
+    expect(generation(payload, 'taxonomy')).toBe(before)
+  })
+
+  it('a WriteConflict inside a Local API save: payloadWrite runs the whole save again, committed once', async () => {
+    const { payloadWrite } = await import('../../src/db/payloadWrite')
+    let conflicts = 1
+    script = (c) =>
+      c.name === 'insert' && c.body.insert === 'facets' && conflicts-- > 0 ? serverError(112, 'WriteConflict', ['TransientTransactionError']) : undefined
+    await payloadWrite(saveFacet)
+    expect(writes().map(target)).toEqual(['insert facets', 'abortTransaction', 'insert facets', 'commitTransaction'])
+    const [first, , second] = writes()
+    expect(`${second?.session}/${second?.txnNumber}`).not.toBe(`${first?.session}/${first?.txnNumber}`)
+    expect(second?.startTransaction).toBe(true)
+  })
+
+  it("an unknown commit result on Payload's own commit re-sends only the commit", async () => {
+    let unknown = 2
+    script = (c) =>
+      c.name === 'commitTransaction' && unknown-- > 0 ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : undefined
+    await saveFacet()
+    expect(writes().map(target)).toEqual(['insert facets', 'commitTransaction', 'commitTransaction', 'commitTransaction'])
+    expect(new Set(writes().map((c) => `${c.session}/${c.txnNumber}`)).size).toBe(1)
   })
 
   it('start-up deletes duplicate notifications before Payload builds their unique index', async () => {
@@ -69,7 +113,7 @@ describe("Payload's own save on MongoDB", () => {
     expect((server.sent[on('delete')]?.body.deletes as Document[])[0]?.q).toEqual({ _id: { $in: [extra] } })
   })
 
-  it('a URL-key backfill at start moves the content counter (other processes drop their cached pages)', async () => {
+  it('a URL-key backfill at start moves the content generation here (others see it through their change stream)', async () => {
     let pending = [{ _id: new ObjectId('65a1b2c3d4e5f60718293a09'), url: 'https://example.com/a' }]
     script = (c) => {
       if (c.name === 'find' && c.body.find === 'contents') {
@@ -79,16 +123,17 @@ describe("Payload's own save on MongoDB", () => {
       }
       return undefined
     }
-    const { engine } = await import('../../src/db/engine')
+    const { engine, generation } = await import('../../src/db/engine')
+    await waitForLiveFeed()
+    const before = generation(payload, 'content')
     await engine().contentStore(payload).prepare()
-    const counterMoves = server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_versions')
-    const last = (counterMoves.at(-1)?.body.updates as Document[])[0]
-    expect(last).toMatchObject({ q: { _id: 'content' }, u: { $inc: { n: 1 } } })
-    // Without a backfill the counters are only seeded, never moved.
-    server.sent.length = 0
+    expect(server.sent.some((c) => c.name === 'update' && c.body.update === 'contents')).toBe(true)
+    const after = generation(payload, 'content')
+    expect(after).not.toBe(before)
+    // Without a backfill nothing moves, and no counter document is ever written.
     await engine().contentStore(payload).prepare()
-    const moves = server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_versions')
-    expect(moves.flatMap((c) => c.body.updates as Document[]).some((u) => '$inc' in u.u)).toBe(false)
+    expect(generation(payload, 'content')).toBe(after)
+    expect(server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
   })
 
   it('the start-up check passes on a URI that names the replica set', async () => {

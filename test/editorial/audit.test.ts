@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { engine } from '../../src/db/engine'
+import { recordedUpdate } from '../../src/db/workflow'
 import { approveContent, rejectContent } from '../../src/services/contentWrites'
 import { ADMIN, freshIp } from '../auth/helpers'
 import { content, taxonomy, tokenFor } from '../content/helpers'
@@ -138,7 +139,7 @@ describe('the moderation audit trail', () => {
     expect(await engine().listFollowUps(app.payload, item.id)).toEqual([])
     // The same for a recorded update (soft delete).
     await expect(
-      engine().recordedUpdate(app.payload, {
+      recordedUpdate(app.payload, {
         collection: 'content',
         id: item.id,
         expect: { isActive: true },

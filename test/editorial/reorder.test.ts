@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { PERMISSIONS } from '../../src/auth/permissions'
-import { engine } from '../../src/db/engine'
+import { reorderTaxonomy } from '../../src/db/workflow'
 import { createUser, freshIp } from '../auth/helpers'
 import { tokenFor } from '../content/helpers'
 import type { Where } from 'payload'
@@ -112,7 +112,7 @@ describe('taxonomy reorder', () => {
     const before = await order('surfaces')
     const ids = (await app.payload.find({ collection: 'surfaces', sort: '-displayOrder', pagination: false, overrideAccess: true })).docs.map((d) => String(d.id))
     await expect(
-      engine().reorderTaxonomy(app.payload, {
+      reorderTaxonomy(app.payload, {
         collection: 'surfaces',
         orderedIds: ids,
         at: new Date(),

@@ -25,8 +25,8 @@ export type SentCommand = {
   startTransaction?: boolean
 }
 
-/** Answers a command: a reply document, or undefined for the default answer. */
-export type Script = (command: SentCommand, sent: readonly SentCommand[]) => Document | undefined
+/** Answers a command: a reply document (or a promise of one), or undefined for the default answer. */
+export type Script = (command: SentCommand, sent: readonly SentCommand[]) => Document | Promise<Document> | undefined
 
 export type WireServerOptions = {
   /** The replica set name `hello` reports; null: a standalone server (no setName). */
@@ -41,6 +41,17 @@ export type WireServer = {
   sent: SentCommand[]
   /** The commands named `name`. */
   named(name: string): SentCommand[]
+  /**
+   * Change streams (an `aggregate` opening with `$changeStream`) are answered as a server does:
+   * an open cursor with a resume token; each getMore waits up to 30 ms for events pushed here
+   * (`_id`, the resume token, is added), or answers `fail` once.
+   */
+  changes: {
+    push(event: Document): void
+    fail(reply: Document): void
+    /** The resume tokens handed out so far, in order. */
+    readonly tokens: string[]
+  }
   close(): Promise<void>
 }
 
@@ -174,12 +185,48 @@ export async function startWireServer(script: Script = () => undefined, options:
     }
   }
 
-  const answer = (body: Document): Document => {
+  // Change streams: open cursors, queued events and a queued failure.
+  const changeCursors = new Set<string>()
+  const queued: Document[] = []
+  let failure: Document | undefined
+  const tokens: string[] = []
+  const nextToken = () => {
+    const token = `token-${tokens.length + 1}`
+    tokens.push(token)
+    return { _data: token }
+  }
+  const changeStreamReply = async (command: SentCommand): Promise<Document | undefined> => {
+    const { name, body } = command
+    const pipeline = body.pipeline as Document[] | undefined
+    if (name === 'aggregate' && pipeline?.[0]?.$changeStream) {
+      const id = BSON.Long.fromNumber(1000 + changeCursors.size)
+      changeCursors.add(id.toString())
+      return { ok: 1, cursor: { id, ns: `${String(body.$db)}.$cmd.aggregate`, firstBatch: [], postBatchResumeToken: nextToken() } }
+    }
+    if (name === 'getMore' && changeCursors.has(String(body.getMore))) {
+      for (let waited = 0; queued.length === 0 && failure === undefined && waited < 30; waited += 5) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      if (failure) {
+        const reply = failure
+        failure = undefined
+        changeCursors.delete(String(body.getMore))
+        return reply
+      }
+      const nextBatch = queued.splice(0).map((event) => ({ _id: nextToken(), ...event }))
+      const postBatchResumeToken = nextBatch.length ? nextBatch.at(-1)!._id : nextToken()
+      return { ok: 1, cursor: { id: body.getMore, ns: `${String(body.$db)}.$cmd.aggregate`, nextBatch, postBatchResumeToken } }
+    }
+    if (name === 'killCursors') return { ok: 1, cursorsKilled: body.cursors ?? [] }
+    return undefined
+  }
+
+  const answer = async (body: Document): Promise<Document> => {
     const name = Object.keys(body)[0] ?? ''
     if (HANDSHAKE.has(name)) return helloReply()
     const command = describe(body)
     sent.push(command)
-    return script(command, sent) ?? defaultReply(command)
+    return (await script(command, sent)) ?? (await changeStreamReply(command)) ?? defaultReply(command)
   }
 
   const server = net.createServer((socket) => {
@@ -187,25 +234,36 @@ export async function startWireServer(script: Script = () => undefined, options:
     socket.on('close', () => sockets.delete(socket))
     socket.on('error', () => undefined)
     let pending = Buffer.alloc(0)
+    let busy = false
+    // One message at a time per connection, as a server answers them (a getMore may wait).
+    const pump = async () => {
+      if (busy) return
+      busy = true
+      try {
+        while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+          const length = pending.readInt32LE(0)
+          const message = pending.subarray(0, length)
+          pending = pending.subarray(length)
+          const requestId = message.readInt32LE(4)
+          const opCode = message.readInt32LE(12)
+          if (opCode === OP_MSG) {
+            socket.write(msgReply(requestId, await answer(parseMsg(message))))
+          } else if (opCode === OP_QUERY) {
+            const [, afterName] = cString(message, 20)
+            const queryAt = afterName + 8 // numberToSkip, numberToReturn
+            const query = BSON.deserialize(message.subarray(queryAt, queryAt + message.readInt32LE(queryAt)))
+            socket.write(opReply(requestId, await answer(query)))
+          } else {
+            socket.destroy()
+          }
+        }
+      } finally {
+        busy = false
+      }
+    }
     socket.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk])
-      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
-        const length = pending.readInt32LE(0)
-        const message = pending.subarray(0, length)
-        pending = pending.subarray(length)
-        const requestId = message.readInt32LE(4)
-        const opCode = message.readInt32LE(12)
-        if (opCode === OP_MSG) {
-          socket.write(msgReply(requestId, answer(parseMsg(message))))
-        } else if (opCode === OP_QUERY) {
-          const [, afterName] = cString(message, 20)
-          const queryAt = afterName + 8 // numberToSkip, numberToReturn
-          const query = BSON.deserialize(message.subarray(queryAt, queryAt + message.readInt32LE(queryAt)))
-          socket.write(opReply(requestId, answer(query)))
-        } else {
-          socket.destroy()
-        }
-      }
+      void pump()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -216,6 +274,11 @@ export async function startWireServer(script: Script = () => undefined, options:
     port,
     sent,
     named: (name) => sent.filter((c) => c.name === name),
+    changes: {
+      push: (event) => void queued.push(event),
+      fail: (reply) => void (failure = reply),
+      tokens,
+    },
     uri(db, extra = {}) {
       const params = new URLSearchParams({
         ...(setName ? { replicaSet: setName } : {}),

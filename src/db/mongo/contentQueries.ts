@@ -152,10 +152,3 @@ export function tagUsagePipeline(slugs: string[]): Document[] {
     { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
   ]
 }
-
-/** Every content item holding oldSlug: the slug replaced in place (order kept), updatedAt stamped. */
-export function renameInContent(oldSlug: string, newSlug: string, at: Date) {
-  const filter: Filter<ContentDoc> = { tagSlugs: oldSlug }
-  const update: UpdateFilter<ContentDoc> = { $set: { 'tagSlugs.$[old]': newSlug, updatedAt: at } }
-  return { filter, update, arrayFilters: [{ old: oldSlug }] }
-}

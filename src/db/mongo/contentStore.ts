@@ -1,7 +1,7 @@
 /**
  * The MongoDB content store: driver queries on Payload's collections (names from Payload's
- * models) built by contentQueries; totals and whole pages cached per content version (the
- * change counter in raw_versions). Bulk inserts move the counter in the same transaction.
+ * models) built by contentQueries; totals and whole pages cached per content generation
+ * (src/db/generations, moved by the change stream and by this process's own writes).
  */
 import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
@@ -30,8 +30,7 @@ import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, 
 import { ensureServiceIndexes } from './indexes'
 import { isHexId, nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
-import { DOMAINS } from '../versionDomains'
-import { bumpVersion, readVersion, seedVersions } from './versions'
+import { generation, generationsOf } from '../generations'
 import { urlKeyOf } from '../../urlNormalize'
 
 /** Whole pages (rows and total) by query, per content version. */
@@ -113,13 +112,12 @@ export function mongoContentStore(payload: Payload): ContentStore {
       // Before the unique URL-key index: rows that were duplicates before the rule get ordinals.
       const backfilled = await backfillUrlKeys()
       await ensureServiceIndexes(payload, db)
-      await seedVersions(db, DOMAINS)
-      // Content changed outside any counted write: every process's cached pages must go.
-      if (backfilled > 0) await bumpVersion(db, 'content')
+      // Other processes see the backfill through their change streams; this one at once.
+      if (backfilled > 0) generationsOf(payload.db).changed(['content'])
     },
 
     async listContent(q) {
-      const version = await readVersion(nativeDb(payload), 'content')
+      const version = generation(payload, 'content')
       return pages.get(version, JSON.stringify(q), () => readPage(q, version))
     },
 
@@ -193,10 +191,10 @@ export function mongoContentStore(payload: Payload): ContentStore {
       })
       for (let i = 0; i < docs.length; i += BULK_CHUNK) {
         const chunk = docs.slice(i, i + BULK_CHUNK)
-        await inTransaction(payload, async ({ session, db }) => {
+        await inTransaction(payload, async ({ session }) => {
           await content().insertMany(chunk, { session })
-          await bumpVersion(db, 'content', session)
         })
+        generationsOf(payload.db).changed(['content'])
       }
     },
 
@@ -213,10 +211,10 @@ export function mongoContentStore(payload: Payload): ContentStore {
     async insertTags(rows: NewTag[]) {
       if (rows.length === 0) return
       const docs = rows.map((r) => tagDocOf(r, () => new ObjectId(), oid))
-      await inTransaction(payload, async ({ session, db }) => {
+      await inTransaction(payload, async ({ session }) => {
         await tags().insertMany(docs, { session })
-        await bumpVersion(db, 'taxonomy', session)
       })
+      generationsOf(payload.db).changed(['taxonomy'])
     },
   }
 }

@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto'
 import type { ClientSession, Db, MongoClient } from 'mongodb'
 import type { Payload } from 'payload'
 
-import { hasErrorLabel } from './driverErrors'
+import { retryTransient } from '../transientRetry'
+import { commitWithRetry } from './commit'
 import { nativeClient, nativeDb } from './native'
-import { backoffMs, UNKNOWN_COMMIT_LABEL, withTransientRetry } from './retry'
+import { isTransient } from './retry'
 
 export type Tx = {
   session: ClientSession
@@ -49,19 +50,19 @@ export function requireReplicaSetInUri(client: Pick<MongoClient, 'options'>): vo
   }
 }
 
-const checked = new WeakSet<Db>()
-
-async function commitWithRetry(session: ClientSession): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await session.commitTransaction()
-      return
-    } catch (err) {
-      if (!(attempt < 5 && hasErrorLabel(err, UNKNOWN_COMMIT_LABEL))) throw err
-      await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)))
-    }
+/**
+ * Refuses to start when Payload's adapter runs its saves without transactions on a replica
+ * set (`transactionOptions: false`, set by the adapter when the URI names no replica set, or
+ * by configuration): every admin-panel save would be several non-atomic writes.
+ */
+export function requirePayloadTransactions(payload: Pick<Payload, 'db'>): void {
+  const options: unknown = (payload.db as { transactionOptions?: unknown }).transactionOptions
+  if (options === false || options === undefined) {
+    throw new ReplicaSetRequired("Payload's MongoDB adapter has its transactions turned off, so its saves would not be atomic")
   }
 }
+
+const checked = new WeakSet<Db>()
 
 export async function inTransaction<T>(payload: Payload, work: (tx: Tx) => Promise<T>): Promise<T> {
   const db = nativeDb(payload)
@@ -70,7 +71,7 @@ export async function inTransaction<T>(payload: Payload, work: (tx: Tx) => Promi
     checked.add(db)
   }
   const client = nativeClient(payload)
-  return withTransientRetry(async () => {
+  return retryTransient(async () => {
     const session = client.startSession()
     const transactionID = `raw-${randomUUID()}`
     payload.db.sessions[transactionID] = session
@@ -89,5 +90,5 @@ export async function inTransaction<T>(payload: Payload, work: (tx: Tx) => Promi
       delete payload.db.sessions[transactionID]
       await session.endSession().catch(() => undefined)
     }
-  })
+  }, isTransient)
 }

@@ -19,7 +19,6 @@ import { connection, statement, withBulkCache } from './connection'
 import { ensureContentSchema } from './contentSchema'
 import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
-import { sqliteVersionOf } from './versions'
 import { TABLES } from './tables'
 import { backfillUrlKeysSqlite } from './urlKeys'
 import { urlKeyOf } from '../../urlNormalize'
@@ -155,7 +154,8 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
   relevance: 'f.rank, c.approved_at DESC, c.id DESC',
 }
 
-export function sqliteContentStore(file: string): ContentStore {
+/** `contentVersion`: the content generation caches key on (src/db/generations), a memory read. */
+export function sqliteContentStore(file: string, contentVersion: () => string): ContentStore {
   const all = (sql: string, args: unknown[] = []) => {
     const stmt = statement(file, sql)
     return (stmt.all as (...a: unknown[]) => unknown[]).apply(stmt, args) as Row[]
@@ -164,9 +164,6 @@ export function sqliteContentStore(file: string): ContentStore {
     const stmt = statement(file, sql)
     return (stmt.get as (...a: unknown[]) => unknown).apply(stmt, args) as Row | undefined
   }
-
-  /** The content change counter (contentSchema's triggers), one key lookup. */
-  const contentVersion = () => sqliteVersionOf(file, 'content')
 
   // Lists come back as one JSON text per statement: stepping rows one by one through the
   // driver costs several times more than SQLite building the array and JSON.parse reading it.

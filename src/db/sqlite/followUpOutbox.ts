@@ -1,12 +1,10 @@
 /**
- * The follow-up outbox on SQLite: a raw_ table (schema sync leaves it alone) on the service's
- * synchronous connection. Jobs are inserted in the same BEGIN IMMEDIATE transaction as the
- * status move (src/db/sqlite/moderation.ts), so an approval never commits without them.
- * A claim is one UPDATE … RETURNING: SQLite takes the write lock before the statement reads,
- * so of any number of connections or processes exactly one gets a given row.
+ * The follow-up outbox's table on SQLite (a raw_ table beside Payload's) and its reads. Its
+ * writes are plans (src/db/workflow/followUpOutbox.ts, ./planApplier): jobs are queued in the
+ * decision's own transaction, and a claim is one UPDATE … RETURNING under the write lock, so
+ * of any number of connections or processes exactly one gets a given row.
  */
-import { newHexId } from '../ids'
-import type { ClaimedFollowUp, ClaimRequest, FollowUpDepth, FollowUpFailure, FollowUpKind, FollowUpRow, FollowUpStatus } from '../moderationTypes'
+import type { FollowUpDepth, FollowUpKind, FollowUpRow, FollowUpStatus } from '../moderationTypes'
 import { connection } from './connection'
 
 type Db = ReturnType<typeof connection>
@@ -40,63 +38,6 @@ export function outboxDb(file: string): Db {
     ready.add(db)
   }
   return db
-}
-
-/** Inside a transaction on `db`: queues the jobs; an existing (item, kind) job is kept as is. */
-export function enqueueFollowUpsSqlite(db: Db, contentId: string, kinds: FollowUpKind[], at: Date): void {
-  const insert = db.prepare(
-    `INSERT INTO raw_follow_ups (id, content_id, kind, status, attempts, next_run_at, created_at, updated_at)
-     VALUES (?, ?, ?, 'queued', 0, ?, ?, ?)
-     ON CONFLICT (content_id, kind) DO NOTHING`,
-  )
-  for (const kind of kinds) insert.run(newHexId(), contentId, kind, at.getTime(), at.toISOString(), at.toISOString())
-}
-
-/** Inside a transaction on the service's connection: the item's jobs still queued are dropped (its soft delete). */
-export function cancelFollowUpsSqlite(file: string, contentId: string): void {
-  outboxDb(file).prepare("DELETE FROM raw_follow_ups WHERE content_id = ? AND status = 'queued'").run(contentId)
-}
-
-type ClaimedRow = { id: string; content_id: string; kind: FollowUpKind; attempts: number }
-
-/** Claims the oldest due job whose previous claim (if any) has lapsed; null when none is due. */
-export function claimFollowUpSqlite(file: string, claim: ClaimRequest): ClaimedFollowUp | null {
-  const now = claim.now.getTime()
-  const row = outboxDb(file)
-    .prepare(
-      `UPDATE raw_follow_ups
-         SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1, updated_at = ?
-       WHERE id = (SELECT id FROM raw_follow_ups
-                   WHERE status = 'queued' AND next_run_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
-                   ORDER BY next_run_at LIMIT 1)
-         AND status = 'queued' AND (claimed_until IS NULL OR claimed_until < ?)
-       RETURNING id, content_id, kind, attempts`,
-    )
-    .get(claim.worker, now + claim.leaseMs, claim.now.toISOString(), now, now, now) as ClaimedRow | undefined
-  return row ? { id: row.id, contentId: row.content_id, kind: row.kind, attempts: Number(row.attempts) } : null
-}
-
-/** Marks the job done, if this worker still holds it; false if its claim was lost. */
-export function completeFollowUpSqlite(file: string, id: string, worker: string, at: Date): boolean {
-  const result = outboxDb(file)
-    .prepare(
-      `UPDATE raw_follow_ups SET status = 'done', claimed_until = NULL, last_error = NULL, updated_at = ?
-       WHERE id = ? AND claimed_by = ? AND status = 'queued'`,
-    )
-    .run(at.toISOString(), id, worker)
-  return Number(result.changes) === 1
-}
-
-/** Records a failure: back in the queue at `retryAt`, or failed for good. */
-export function failFollowUpSqlite(file: string, f: FollowUpFailure): boolean {
-  const result = outboxDb(file)
-    .prepare(
-      `UPDATE raw_follow_ups
-         SET status = ?, next_run_at = coalesce(?, next_run_at), claimed_until = NULL, last_error = ?, updated_at = ?
-       WHERE id = ? AND claimed_by = ? AND status = 'queued'`,
-    )
-    .run(f.retryAt ? 'queued' : 'failed', f.retryAt?.getTime() ?? null, f.error, f.at.toISOString(), f.id, f.worker)
-  return Number(result.changes) === 1
 }
 
 type StoredRow = {

@@ -16,6 +16,13 @@ export const GATE_TIMEOUT_MS = 30_000
 
 let tail: Promise<void> = Promise.resolve()
 let waiting = 0
+const releaseListeners = new Set<() => void>()
+
+/** Called after every write of this process lets the gate go (committed or not): the change feed reads the counters then. */
+export function onWriteGateReleased(listener: () => void): () => void {
+  releaseListeners.add(listener)
+  return () => releaseListeners.delete(listener)
+}
 
 export class WriteGateTimeout extends Error {
   constructor() {
@@ -53,6 +60,7 @@ export async function acquireWriteGate(): Promise<() => void> {
     if (released) return
     released = true
     release()
+    for (const listener of releaseListeners) listener()
   }
 }
 

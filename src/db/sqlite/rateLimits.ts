@@ -1,21 +1,6 @@
-/**
- * SQLite primitives for identity: the atomic refresh-token claim and the rate-limit
- * counters, each a single-statement conditional write on the service's connection.
- */
-import type { ClaimResult, GraceSuccessor, RateLimitHit } from '../authTypes'
+/** Rate-limit counters on SQLite: one atomic upsert per hit on the service's connection. */
+import type { RateLimitHit } from '../authTypes'
 import { connection, statement } from './connection'
-import { TABLES } from './tables'
-
-/** Marks the token revoked only if it still is not: exactly one of concurrent callers wins. With a successor (refresh reuse grace) the same update stores it. */
-export function claimRefreshTokenSqlite(file: string, tokenHash: string, reason: string, now: Date, successor?: GraceSuccessor): ClaimResult {
-  const at = now.toISOString()
-  const res = statement(
-    file,
-    `UPDATE "${TABLES.refreshTokens}" SET revoked_at = ?, revoked_reason = ?, updated_at = ?, grace_token = ?, grace_until = ?
-      WHERE token_hash = ? AND revoked_at IS NULL`,
-  ).run(at, reason, at, successor?.sealed ?? null, successor?.until.toISOString() ?? null, tokenHash)
-  return { claimed: Number(res.changes) === 1 }
-}
 
 // The raw_ prefix keeps schema sync (src/db/sqlite/schemaSync.ts) away from this table.
 const CREATE_COUNTERS = `CREATE TABLE IF NOT EXISTS raw_rate_limits (

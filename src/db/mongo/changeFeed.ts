@@ -1,0 +1,143 @@
+/**
+ * Freshness on MongoDB: each process watches the cached collections with one change stream
+ * and moves its own generations on each committed change (src/db/generations), so no write
+ * touches a shared document inside its transaction. The driver resumes the stream by itself
+ * after a network blip (no event lost); when the stream fails for good, every cache is dropped
+ * (blind) until a new stream is open again, resumed after the last event seen when the
+ * server still has it. This process's own writes move its generations at their commit
+ * (./planApplier, ./payloadTransactions), before their event arrives.
+ */
+import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken } from 'mongodb'
+import type { Payload } from 'payload'
+
+import type { FreshnessSink } from '../generations'
+import type { ChangeFeedPort } from '../ports/changeFeed'
+import { DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
+import { serverCode } from './driverErrors'
+import { collectionName, nativeDb } from './native'
+
+/** The server no longer has the resume point: start from now (everything is refreshed anyway). */
+const HISTORY_LOST = 286
+const INVALID_RESUME_TOKEN = 260
+
+const RETRY_MIN_MS = 100
+const RETRY_MAX_MS = 5_000
+
+type Watched = { domains: Map<string, Domain>; referenced: Map<string, Domain> }
+
+/** MongoDB collection name → domain, for the collections a cache shows; globals live in one collection. */
+export function watchedCollections(payload: Payload): Watched {
+  const domains = new Map<string, Domain>()
+  const referenced = new Map<string, Domain>()
+  // Payload keeps every global in one collection (branding is the only global).
+  const globals: unknown = payload.db.globals?.collection?.collectionName
+  for (const domain of DOMAINS) {
+    for (const slug of VERSIONED_COLLECTIONS[domain]) {
+      const name = payload.db.collections?.[slug] ? collectionName(payload, slug) : globals
+      if (typeof name === 'string') domains.set(name, domain)
+    }
+    for (const slug of REFERENCED_COLLECTIONS[domain] ?? []) referenced.set(collectionName(payload, slug), domain)
+  }
+  return { domains, referenced }
+}
+
+/** The stream's pipeline: only the watched collections; the event's `_id` (its resume token) is kept. */
+export const changeFeedPipeline = (names: readonly string[]): Document[] => [
+  { $match: { 'ns.coll': { $in: [...names] } } },
+  { $project: { _id: 1, operationType: 1, ns: 1 } },
+]
+
+/** What one event changed: some domains, or everything (a drop, rename or invalidation). */
+export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): readonly Domain[] {
+  switch (event.operationType) {
+    case 'insert':
+    case 'update':
+    case 'replace':
+    case 'delete': {
+      const coll = event.ns.coll
+      const domain = watched.domains.get(coll)
+      if (domain) return [domain]
+      // A referenced collection (uploads shown in branding): its new rows show only once referred to.
+      const referencedBy = watched.referenced.get(coll)
+      return referencedBy && event.operationType !== 'insert' ? [referencedBy] : []
+    }
+    default:
+      return DOMAINS
+  }
+}
+
+export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload, sink) => {
+  let stopped = false
+  let stream: ChangeStream | undefined
+  let resumeAfter: ResumeToken | undefined
+  let retryMs = RETRY_MIN_MS
+  let timer: NodeJS.Timeout | undefined
+
+  const reopenLater = () => {
+    if (stopped) return
+    timer = setTimeout(open, retryMs)
+    timer.unref()
+    retryMs = Math.min(RETRY_MAX_MS, retryMs * 2)
+  }
+
+  function open(): void {
+    if (stopped) return
+    let db: Db
+    let watched: Watched
+    try {
+      db = nativeDb(payload)
+      watched = watchedCollections(payload)
+    } catch {
+      // Not connected yet: blind (every read fresh) until it is.
+      return reopenLater()
+    }
+    const current = db.watch(changeFeedPipeline([...watched.domains.keys(), ...watched.referenced.keys()]), {
+      ...(resumeAfter ? { resumeAfter } : {}),
+    })
+    stream = current
+    follow(current, watched, sink)
+  }
+
+  function follow(current: ChangeStream, watched: Watched, to: FreshnessSink): void {
+    let live = false
+    // The first resume token (the server's postBatchResumeToken) means the stream is open.
+    current.on('resumeTokenChanged', (token: ResumeToken) => {
+      resumeAfter = token
+      if (!live) {
+        live = true
+        retryMs = RETRY_MIN_MS
+        to.restored()
+      }
+    })
+    current.on('change', (event: ChangeStreamDocument) => {
+      resumeAfter = event._id
+      const domains = domainsOfEvent(event, watched)
+      if (domains.length > 0) to.changed(domains)
+      // After an invalidation the stream is over: a new one starts from now.
+      if (event.operationType === 'invalidate') resumeAfter = undefined
+    })
+    // Failed for good (the driver already resumed what could be resumed): blind until a new stream is open.
+    const fail = () => {
+      if (stream !== current) return
+      stream = undefined
+      to.lost()
+      void current.close().catch(() => undefined)
+      reopenLater()
+    }
+    current.on('error', (err: unknown) => {
+      const code = serverCode(err)
+      if (code === HISTORY_LOST || code === INVALID_RESUME_TOKEN) resumeAfter = undefined
+      fail()
+    })
+    current.on('close', fail)
+  }
+
+  open()
+  return () => {
+    stopped = true
+    clearTimeout(timer)
+    const last = stream
+    stream = undefined
+    void last?.close().catch(() => undefined)
+  }
+}

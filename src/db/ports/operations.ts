@@ -1,0 +1,20 @@
+import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
+
+import type { AppConfig } from '../../config'
+
+export type Engine = 'sqlite' | 'mongodb'
+
+/** Running the database: Payload's adapter, start-up preparation, health and shutdown. */
+export type OperationsPort = {
+  readonly name: Engine
+  /** Payload's database adapter for this engine. */
+  adapter(db: AppConfig['database']): DatabaseAdapterObj
+  /** Collections as this engine stores them (SQLite: 24-hex text ids like ObjectIds). */
+  withIds(collections: CollectionConfig[]): CollectionConfig[]
+  /** True once the database answers a trivial command. */
+  ping(payload: Payload): Promise<boolean>
+  /** Before anything else at start-up: the schema (SQLite); the replica set, transactions and indexes (MongoDB). */
+  prepare(payload: Payload): Promise<void>
+  /** Closes connections the service opened beside Payload's (shutdown). */
+  closeOwnConnections(): void
+}

@@ -1,0 +1,15 @@
+import type { PayloadRequest } from 'payload'
+
+import type { Domain } from '../versionDomains'
+
+/** What the engine-neutral transaction helpers (src/db/transientRetry.ts, src/db/freshness.ts) ask of an engine. */
+export type TransactionPort = {
+  /** The engine aborted a transaction and running it again is safe (MongoDB: TransientTransactionError). */
+  isTransient(err: unknown): boolean
+  /**
+   * A Payload save in `req`'s transaction changed `domain` (a collection hook): SQLite needs
+   * nothing (the write gate's release reads the counters); MongoDB moves this process's
+   * generation once that transaction commits.
+   */
+  noteDomainWrite(req: PayloadRequest, domain: Domain): Promise<void>
+}
