@@ -185,10 +185,10 @@ export async function startWireServer(script: Script = () => undefined, options:
     }
   }
 
-  // Change streams: open cursors, queued events and a queued failure.
-  const changeCursors = new Set<string>()
-  const queued: Document[] = []
-  let failure: Document | undefined
+  // Change streams: each open cursor's queued events, and a failure for its next getMore.
+  type ChangeCursor = { events: Document[]; failure?: Document }
+  const changeCursors = new Map<string, ChangeCursor>()
+  let cursorIds = 1000
   const tokens: string[] = []
   const nextToken = () => {
     const token = `token-${tokens.length + 1}`
@@ -199,25 +199,27 @@ export async function startWireServer(script: Script = () => undefined, options:
     const { name, body } = command
     const pipeline = body.pipeline as Document[] | undefined
     if (name === 'aggregate' && pipeline?.[0]?.$changeStream) {
-      const id = BSON.Long.fromNumber(1000 + changeCursors.size)
-      changeCursors.add(id.toString())
+      const id = BSON.Long.fromNumber(cursorIds++)
+      changeCursors.set(id.toString(), { events: [] })
       return { ok: 1, cursor: { id, ns: `${String(body.$db)}.$cmd.aggregate`, firstBatch: [], postBatchResumeToken: nextToken() } }
     }
-    if (name === 'getMore' && changeCursors.has(String(body.getMore))) {
-      for (let waited = 0; queued.length === 0 && failure === undefined && waited < 30; waited += 5) {
+    const cursor = name === 'getMore' ? changeCursors.get(String(body.getMore)) : undefined
+    if (cursor) {
+      for (let waited = 0; cursor.events.length === 0 && cursor.failure === undefined && waited < 30; waited += 5) {
         await new Promise((resolve) => setTimeout(resolve, 5))
       }
-      if (failure) {
-        const reply = failure
-        failure = undefined
+      if (cursor.failure) {
         changeCursors.delete(String(body.getMore))
-        return reply
+        return cursor.failure
       }
-      const nextBatch = queued.splice(0).map((event) => ({ _id: nextToken(), ...event }))
+      const nextBatch = cursor.events.splice(0).map((event) => ({ _id: nextToken(), ...event }))
       const postBatchResumeToken = nextBatch.length ? nextBatch.at(-1)!._id : nextToken()
-      return { ok: 1, cursor: { id: body.getMore, ns: `${String(body.$db)}.$cmd.aggregate`, nextBatch, postBatchResumeToken } }
+      return { ok: 1, cursor: { id: BSON.Long.fromValue(body.getMore as number), ns: `${String(body.$db)}.$cmd.aggregate`, nextBatch, postBatchResumeToken } }
     }
-    if (name === 'killCursors') return { ok: 1, cursorsKilled: body.cursors ?? [] }
+    if (name === 'killCursors') {
+      for (const id of (body.cursors as unknown[]) ?? []) changeCursors.delete(String(id))
+      return { ok: 1, cursorsKilled: body.cursors ?? [] }
+    }
     return undefined
   }
 
@@ -275,8 +277,12 @@ export async function startWireServer(script: Script = () => undefined, options:
     sent,
     named: (name) => sent.filter((c) => c.name === name),
     changes: {
-      push: (event) => void queued.push(event),
-      fail: (reply) => void (failure = reply),
+      push: (event) => {
+        for (const cursor of changeCursors.values()) cursor.events.push(event)
+      },
+      fail: (reply) => {
+        for (const cursor of changeCursors.values()) cursor.failure = reply
+      },
       tokens,
     },
     uri(db, extra = {}) {

@@ -109,14 +109,7 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
         to.restored()
       }
     })
-    current.on('change', (event: ChangeStreamDocument) => {
-      resumeAfter = event._id
-      const domains = domainsOfEvent(event, watched)
-      if (domains.length > 0) to.changed(domains)
-      // After an invalidation the stream is over: a new one starts from now.
-      if (event.operationType === 'invalidate') resumeAfter = undefined
-    })
-    // Failed for good (the driver already resumed what could be resumed): blind until a new stream is open.
+    // Over for good: blind until a new stream is open.
     const fail = () => {
       if (stream !== current) return
       stream = undefined
@@ -124,12 +117,22 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
       void current.close().catch(() => undefined)
       reopenLater()
     }
+    current.on('change', (event: ChangeStreamDocument) => {
+      resumeAfter = event._id
+      const domains = domainsOfEvent(event, watched)
+      if (domains.length > 0) to.changed(domains)
+      // After an invalidation the stream is over: a new one starts from now.
+      if (event.operationType === 'invalidate') {
+        resumeAfter = undefined
+        fail()
+      }
+    })
+    // Only errors the driver could not resume reach here ('close' also fires while it resumes, so it says nothing).
     current.on('error', (err: unknown) => {
       const code = serverCode(err)
       if (code === HISTORY_LOST || code === INVALID_RESUME_TOKEN) resumeAfter = undefined
       fail()
     })
-    current.on('close', fail)
   }
 
   open()

@@ -1,0 +1,190 @@
+/**
+ * Freshness on MongoDB, seen on the wire: the change feed (src/db/mongo/changeFeed.ts) opens
+ * one change stream over the cached collections, moves only the domain an event touches, goes
+ * blind when the stream fails for good, and comes back resumed after the last event it saw
+ * (or from now when the server no longer has that point). The real Payload and driver against
+ * the scripted wire server, which answers change streams as a server does.
+ */
+import type { Document } from 'mongodb'
+import type { Payload } from 'payload'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import type { FreshnessSink } from '../../src/db/generations'
+import type { Domain } from '../../src/db/versionDomains'
+import { serverError, startWireServer, type WireServer } from '../support/mongoWireServer'
+
+let server: WireServer
+let payload: Payload
+let feed: typeof import('../../src/db/mongo/changeFeed')
+let stop: (() => void) | undefined
+
+beforeAll(async () => {
+  server = await startWireServer()
+  process.env.DATABASE_URI = server.uri('wire')
+  const { getPayload } = await import('payload')
+  const config = await (await import('../../payload.config')).default
+  payload = await getPayload({ config, disableOnInit: true })
+  feed = await import('../../src/db/mongo/changeFeed')
+})
+
+afterAll(async () => {
+  await payload?.destroy()
+  await server?.close()
+})
+
+beforeEach(() => {
+  server.sent.length = 0
+})
+
+afterEach(() => {
+  stop?.()
+  stop = undefined
+})
+
+/** A sink that records what the feed reports. */
+function sink() {
+  const seen = { changed: [] as Domain[][], lost: 0, restored: 0 }
+  const to: FreshnessSink = {
+    changed: (domains) => void seen.changed.push([...domains]),
+    lost: () => void (seen.lost += 1),
+    restored: () => void (seen.restored += 1),
+  }
+  return { seen, to }
+}
+
+async function until(condition: () => boolean, what: string, ms = 3_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const streams = () => server.sent.filter((c) => c.name === 'aggregate' && (c.body.pipeline as Document[])[0]?.$changeStream)
+
+describe('the change feed on the wire', () => {
+  it('opens one change stream over the cached collections, and is live once the server answers', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const [open] = streams()
+    const pipeline = open!.body.pipeline as Document[]
+    expect(open!.body.aggregate).toBe(1)
+    expect(pipeline[0]).toEqual({ $changeStream: {} })
+    const names = pipeline[1]!.$match['ns.coll'].$in as string[]
+    const model = (slug: string) => payload.db.collections[slug]!.collection.collectionName
+    for (const slug of ['content', 'surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets', 'media']) expect(names).toContain(model(slug))
+    expect(names).toContain(payload.db.globals.collection.collectionName)
+    // Not the service's own bookkeeping nor users: nothing a cache shows.
+    expect(names).not.toContain(model('users'))
+    expect(seen.lost).toBe(0)
+  })
+
+  it('moves only the domain an event touches; an upload moves branding on update, not on insert; a drop moves all', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const ns = (slug: string) => ({ db: 'wire', coll: payload.db.collections[slug]!.collection.collectionName })
+    server.changes.push({ operationType: 'update', ns: ns('content') })
+    server.changes.push({ operationType: 'insert', ns: ns('tags') })
+    server.changes.push({ operationType: 'insert', ns: ns('media') })
+    server.changes.push({ operationType: 'delete', ns: ns('media') })
+    server.changes.push({ operationType: 'replace', ns: { db: 'wire', coll: payload.db.globals.collection.collectionName } })
+    server.changes.push({ operationType: 'drop', ns: ns('groups') })
+    await until(() => seen.changed.length === 5, 'five reports')
+    expect(seen.changed).toEqual([['content'], ['taxonomy'], ['branding'], ['branding'], ['content', 'taxonomy', 'branding']])
+  })
+
+  it('a stream that fails for good goes blind, then reopens resumed after the last event seen', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    // The event's resume token is handed out after every token that exists now.
+    const tokensBefore = server.changes.tokens.length
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll: payload.db.collections.content!.collection.collectionName } })
+    await until(() => seen.changed.length === 1, 'the event')
+    // Not resumable (no ResumableChangeStreamError label): the driver gives the stream up.
+    server.changes.fail(serverError(280, 'ChangeStreamFatalError'))
+    await until(() => seen.lost === 1, 'the feed to go blind')
+    await until(() => seen.restored === 2, 'the feed to reopen')
+    const reopened = streams().at(-1)!
+    const resumeAfter = ((reopened.body.pipeline as Document[])[0]!.$changeStream as Document).resumeAfter as Document | undefined
+    // Resumed after the last event it had seen, or a later point of the server's (a post-batch token).
+    expect(resumeAfter?._data).toBeDefined()
+    expect(server.changes.tokens.indexOf(String(resumeAfter!._data))).toBeGreaterThanOrEqual(tokensBefore)
+  })
+
+  it('when the server no longer has the resume point, the feed starts again from now', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll: payload.db.collections.content!.collection.collectionName } })
+    await until(() => seen.changed.length === 1, 'the event')
+    server.changes.fail(serverError(286, 'ChangeStreamHistoryLost'))
+    await until(() => seen.lost === 1, 'the feed to go blind')
+    await until(() => seen.restored === 2, 'the feed to reopen')
+    const reopened = streams().at(-1)!
+    expect((reopened.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
+  })
+
+  it('a resumable error is resumed by the driver after the last event: never blind, no event lost', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const coll = payload.db.collections.tags!.collection.collectionName
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll } })
+    await until(() => seen.changed.length === 1, 'the first event')
+    const opened = streams().length
+    server.changes.fail(serverError(10107, 'NotWritablePrimary', ['ResumableChangeStreamError']))
+    await until(() => streams().length === opened + 1, 'the driver to resume')
+    const resumed = (streams().at(-1)!.body.pipeline as Document[])[0]!.$changeStream as Document
+    expect(resumed.resumeAfter ?? resumed.startAfter).toBeDefined()
+    server.changes.push({ operationType: 'delete', ns: { db: 'wire', coll } })
+    await until(() => seen.changed.length === 2, 'the event after the resume')
+    expect(seen.lost).toBe(0)
+    expect(seen.changed).toEqual([['taxonomy'], ['taxonomy']])
+  })
+
+  it('an invalidation moves everything and starts a new stream from now', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    server.changes.push({ operationType: 'invalidate' })
+    await until(() => seen.restored === 2, 'a new stream')
+    expect(seen.changed).toEqual([['content', 'taxonomy', 'branding']])
+    expect((streams().at(-1)!.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
+  })
+
+  it('stops: no stream is reopened after stop()', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    stop()
+    stop = undefined
+    const opened = streams().length
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(streams()).toHaveLength(opened)
+  })
+})
+
+describe('generations (src/db/generations)', () => {
+  it('blind until the feed tells: every read a new key; then stable between changes, moved by a change', async () => {
+    const { Generations } = await import('../../src/db/generations')
+    const g = new Generations()
+    expect(g.of('content')).not.toBe(g.of('content'))
+    g.restored()
+    const a = g.of('content')
+    expect(g.of('content')).toBe(a)
+    g.changed(['taxonomy'])
+    expect(g.of('content')).toBe(a)
+    g.changed(['content'])
+    expect(g.of('content')).not.toBe(a)
+    const b = g.of('content')
+    g.lost()
+    expect(g.of('content')).not.toBe(b)
+    expect(g.of('content')).not.toBe(g.of('content'))
+    g.restored()
+    // Everything may have changed while blind: no key from before comes back.
+    expect(g.of('content')).not.toBe(b)
+  })
+})

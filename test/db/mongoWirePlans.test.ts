@@ -1,0 +1,213 @@
+/**
+ * Every workflow write on MongoDB, seen on the wire: the real Payload (mongoose adapter), the
+ * real MongoDB applier (src/db/mongo/planApplier.ts) and the real driver against the scripted
+ * wire server (test/support/mongoWireServer). For each plan: every command of the transaction
+ * carries one lsid and txnNumber and autocommit: false, the first opens it; a WriteConflict
+ * (TransientTransactionError) on the first attempt re-runs the whole transaction and its
+ * effect is committed once; an unknown commit result re-sends only the commit; a plan whose
+ * guard fails is aborted, nothing committed. And no plan writes a shared document.
+ */
+import { ObjectId, type Document } from 'mongodb'
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import type { WritePlan } from '../../src/db/writePlan'
+import { cursorReply, serverError, startWireServer, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
+
+let server: WireServer
+let payload: Payload
+let script: Script = () => undefined
+let engine: typeof import('../../src/db/engine')
+let plans: typeof import('../../src/db/workflow')
+
+beforeAll(async () => {
+  server = await startWireServer((c, sent) => script(c, sent))
+  process.env.DATABASE_URI = server.uri('wire')
+  const { getPayload } = await import('payload')
+  const config = await (await import('../../payload.config')).default
+  payload = await getPayload({ config, disableOnInit: true })
+  engine = await import('../../src/db/engine')
+  plans = await import('../../src/db/workflow')
+})
+
+afterAll(async () => {
+  await payload?.destroy()
+  await server?.close()
+})
+
+beforeEach(() => {
+  script = () => undefined
+  server.sent.length = 0
+})
+
+const A = '65a1b2c3d4e5f60718293a4b'
+const B = '65a1b2c3d4e5f60718293a4c'
+const at = new Date('2024-05-01T10:00:00.000Z')
+const event = { actorId: A, action: 'approve' as const, targetSlug: 's', stateBefore: 'pending', stateAfter: 'approved', reason: null, at }
+
+/** A claimable job, as the outbox stores it. */
+const job = { _id: new ObjectId(B), contentId: A, kind: 'thumbnail', attempts: 1 }
+
+type Case = {
+  name: string
+  plan: () => WritePlan
+  /** The plan's writes, `<command> <collection>`, in order, as one transaction sends them. */
+  writes: string[]
+  /** Reads inside the transaction (the reorder's children, the claimed job). */
+  reads?: Script
+}
+
+const cases = (): Case[] => [
+  {
+    name: 'status move (approve: the move, two follow-ups, the audit event)',
+    plan: () =>
+      plans.statusMovePlan({ id: A, from: 'pending', to: 'approved', at, approvedAt: at, rejectionReason: null, followUps: ['thumbnail', 'notify.approved'], event }),
+    writes: ['update contents', 'update raw_follow_ups', 'update raw_follow_ups', 'insert moderation-events'],
+  },
+  {
+    name: 'recorded update (soft delete: the flag, the queued follow-ups cancelled, the audit event)',
+    plan: () =>
+      plans.recordedUpdatePlan({ collection: 'content', id: A, expect: { isActive: true, status: 'approved' }, set: { isActive: false }, domain: 'content', event, cancelFollowUps: true }),
+    writes: ['update contents', 'delete raw_follow_ups', 'insert moderation-events'],
+  },
+  {
+    name: 'recorded update (taxonomy rename)',
+    plan: () => plans.recordedUpdatePlan({ collection: 'groups', id: A, expect: { slug: 'a' }, set: { slug: 'b' }, domain: 'taxonomy', event }),
+    writes: ['update groups', 'insert moderation-events'],
+  },
+  {
+    name: 'tag rename (the tag, every holder, the rename record, the audit event)',
+    plan: () => plans.tagRenamePlan(A, { oldSlug: 'ml', newSlug: 'machine-learning', actorId: A, at }),
+    writes: ['update tags', 'update contents', 'insert tag-renames', 'insert moderation-events'],
+  },
+  {
+    name: 'taxonomy reorder (the children read and checked, then each order)',
+    plan: () => plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [B, A], at }),
+    writes: ['find groups', 'update groups', 'update groups'],
+    reads: (c) => (c.name === 'find' && c.body.find === 'groups' ? cursorReply('wire.groups', [{ _id: new ObjectId(A) }, { _id: new ObjectId(B) }]) : undefined),
+  },
+  {
+    name: 'refresh-token claim',
+    plan: () => plans.refreshClaimPlan('hash', 'rotated', at, { sealed: 'sealed', until: at }),
+    writes: ['update refresh-tokens'],
+  },
+  {
+    name: 'follow-up claim',
+    plan: () => plans.claimFollowUpPlan({ worker: 'w', now: at, leaseMs: 60_000 }),
+    writes: ['findAndModify raw_follow_ups'],
+    reads: (c) => (c.name === 'findAndModify' ? { ok: 1, value: job, lastErrorObject: { n: 1, updatedExisting: true } } : undefined),
+  },
+  {
+    name: 'follow-up done',
+    plan: () => plans.completeFollowUpPlan(B, 'w', at),
+    writes: ['update raw_follow_ups'],
+  },
+  {
+    name: 'follow-up failed (retry later)',
+    plan: () => plans.failFollowUpPlan({ id: B, worker: 'w', error: 'boom', retryAt: at, at }),
+    writes: ['update raw_follow_ups'],
+  },
+]
+
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'find', 'commitTransaction', 'abortTransaction'])
+const txOf = (c: SentCommand) => `${c.session}/${c.txnNumber}`
+/** The commands sent in transactions (start-up index work on the outbox runs outside any). */
+const transactional = () => server.sent.filter((c) => WRITE_COMMANDS.has(c.name) && c.txnNumber !== undefined)
+const label = (c: SentCommand) => (c.name.endsWith('Transaction') ? c.name : `${c.name} ${String(c.body[c.name])}`)
+
+/** The commands of the one committed transaction, and every transaction sent. */
+function committed() {
+  const all = transactional()
+  const commits = all.filter((c) => c.name === 'commitTransaction')
+  const tx = commits.length ? txOf(commits[0]!) : ''
+  return { commits, writes: all.filter((c) => txOf(c) === tx && !c.name.endsWith('Transaction')), all }
+}
+
+describe.each(cases())('$name', ({ plan, writes, reads }) => {
+  it('one transaction: every command with the same lsid and txnNumber, autocommit false, the first opening it, one commit', async () => {
+    script = (c, sent) => reads?.(c, sent)
+    const result = await engine.engine().applyPlan(payload, plan())
+    expect(result.outcome).toBe('done')
+    const all = transactional()
+    expect(all.map(label)).toEqual([...writes, 'commitTransaction'])
+    expect(new Set(all.map(txOf)).size).toBe(1)
+    expect(all[0]!.session).toMatch(/^[0-9a-f]{32}$/)
+    expect(all.map((c) => c.startTransaction ?? false)).toEqual(all.map((_, i) => i === 0))
+    expect(all.every((c) => c.body.autocommit === false)).toBe(true)
+    // No counter or other shared document rides along.
+    expect(server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
+  })
+
+  it('a WriteConflict on the first attempt re-runs the whole transaction; its effect is committed once', async () => {
+    let conflicts = 1
+    script = (c, sent) =>
+      c.txnNumber !== undefined && !c.name.endsWith('Transaction') && conflicts-- > 0
+        ? serverError(112, 'WriteConflict', ['TransientTransactionError'])
+        : reads?.(c, sent)
+    const result = await engine.engine().applyPlan(payload, plan())
+    expect(result.outcome).toBe('done')
+    const { commits, writes: done, all } = committed()
+    expect(commits).toHaveLength(1)
+    expect(done.map(label)).toEqual(writes)
+    // The first attempt: its first command failed, then it was aborted; the second is a new transaction.
+    expect(all.slice(0, 2).map(label)).toEqual([writes[0], 'abortTransaction'])
+    expect(txOf(all[2]!)).not.toBe(txOf(all[0]!))
+    expect(all[2]!.startTransaction).toBe(true)
+  })
+
+  it('an unknown commit result re-sends only the commit, never the writes', async () => {
+    let unknown = 2
+    script = (c, sent) =>
+      c.name === 'commitTransaction' && unknown-- > 0 ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : reads?.(c, sent)
+    const result = await engine.engine().applyPlan(payload, plan())
+    expect(result.outcome).toBe('done')
+    const all = transactional()
+    expect(all.map(label)).toEqual([...writes, 'commitTransaction', 'commitTransaction', 'commitTransaction'])
+    expect(new Set(all.map(txOf)).size).toBe(1)
+  })
+})
+
+describe('a guard that no longer holds', () => {
+  it('ends the plan with its outcome: aborted, nothing committed, the generation unmoved', async () => {
+    const before = engine.generation(payload, 'content')
+    // The item is no longer pending: the guarded update matches nothing.
+    script = (c) => (c.name === 'update' && c.body.update === 'contents' ? { ok: 1, n: 0, nModified: 0 } : undefined)
+    const result = await engine
+      .engine()
+      .applyPlan(payload, plans.statusMovePlan({ id: A, from: 'pending', to: 'rejected', at, approvedAt: null, rejectionReason: 'x', followUps: ['notify.rejected'], event }))
+    expect(result.outcome).toBe('unchanged')
+    expect(transactional().map(label)).toEqual(['update contents', 'abortTransaction'])
+    const after = engine.generation(payload, 'content')
+    // Blind (no stream yet) generations never repeat; a live one must be unmoved.
+    if (!after.startsWith('blind') && !before.startsWith('blind')) expect(after).toBe(before)
+  })
+
+  it('a reorder list that is not the children is a mismatch naming the children found', async () => {
+    script = (c) => (c.name === 'find' && c.body.find === 'groups' ? cursorReply('wire.groups', [{ _id: new ObjectId(A) }]) : undefined)
+    const result = await engine.engine().applyPlan(payload, plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [A, B], at }))
+    expect(result).toMatchObject({ outcome: 'mismatch', actual: [A] })
+    expect(server.named('commitTransaction')).toHaveLength(0)
+  })
+
+  it('a duplicate key on the rename is the outcome `taken`, aborted', async () => {
+    script = (c) => (c.name === 'update' && c.body.update === 'tags' ? { ok: 1, n: 0, nModified: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error index: slug_1 dup key', keyValue: { slug: 'machine-learning' } }] } : undefined)
+    const result = await engine.engine().applyPlan(payload, plans.tagRenamePlan(A, { oldSlug: 'ml', newSlug: 'machine-learning', actorId: A, at }))
+    expect(result.outcome).toBe('taken')
+    expect(server.named('commitTransaction')).toHaveLength(0)
+  })
+})
+
+describe('what the applier writes, as Payload stores it', () => {
+  it('the status move: ObjectIds for ids and relationships, Dates for instants, the job keyed by (contentId, kind)', async () => {
+    await engine.engine().applyPlan(payload, plans.statusMovePlan({ id: A, from: 'pending', to: 'approved', at, approvedAt: at, rejectionReason: null, followUps: ['thumbnail'], event }))
+    const [move, enqueue, audit] = transactional()
+    expect((move!.body.updates as Document[])[0]).toMatchObject({
+      q: { $and: [{ _id: new ObjectId(A) }, { status: 'pending' }, { isActive: { $ne: false } }] },
+      u: { $set: { status: 'approved', approvedAt: at, rejectionReason: null, updatedAt: at } },
+    })
+    const upsert = (enqueue!.body.updates as Document[])[0]!
+    expect(upsert).toMatchObject({ q: { contentId: A, kind: 'thumbnail' }, upsert: true, u: { $setOnInsert: { status: 'queued', attempts: 0, nextRunAt: at } } })
+    expect(upsert.u.$setOnInsert._id).toBeInstanceOf(ObjectId)
+    expect((audit!.body.documents as Document[])[0]).toMatchObject({ actor: new ObjectId(A), action: 'approve', targetId: A, at, createdAt: at })
+  })
+})
