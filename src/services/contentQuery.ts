@@ -86,7 +86,7 @@ export function parseListQuery(query: URLSearchParams): ListParams {
     problems.push({ field: 'sort', constraint: 'enum', value: sortRaw })
   }
   const period = query.get('period') ?? 'all'
-  if (!(period in PERIODS)) problems.push({ field: 'period', constraint: 'enum', value: period })
+  if (!Object.hasOwn(PERIODS, period)) problems.push({ field: 'period', constraint: 'enum', value: period })
   const status = query.get('status') ?? 'approved'
   if (!(STATUS_FILTERS as readonly string[]).includes(status)) problems.push({ field: 'status', constraint: 'enum', value: status })
   const estimateRaw = query.get('estimate')
