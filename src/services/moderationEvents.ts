@@ -8,6 +8,7 @@ import type { Payload, Where } from 'payload'
 import type { ModerationEvent } from '../../payload-types'
 import type { ModerationAction } from '../db/engine'
 import type { Pagination } from '../pagination'
+import type { ModerationEventDto } from './dtos'
 import { userNamesById } from './users'
 
 /** The filters, validated (their query schema is endpoints/queries.ts's moderationEventFilters). */
@@ -21,16 +22,7 @@ export type ModerationEventFilters = {
   to?: string
 }
 
-export type ModerationEventDto = {
-  id: string
-  action: ModerationAction
-  actor: { id: string; email: string | null; username: string | null } | null
-  target: { collection: string; id: string; slug: string }
-  stateBefore: string | null
-  stateAfter: string | null
-  reason: string | null
-  at: string
-}
+export type { ModerationEventDto }
 
 type EventDoc = ModerationEvent
 
