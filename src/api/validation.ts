@@ -35,13 +35,14 @@ const answerOf = (issue: z.core.$ZodIssue): ApiError | undefined =>
 
 /** The order of the error table: the spec's, pagination.invalid before sort.unsupported before query.too_short. */
 const CODE_ORDER = Object.keys(ERROR_CODES)
+const rankOf = (code: string) => (CODE_ORDER.includes(code) ? CODE_ORDER.indexOf(code) : CODE_ORDER.length)
 
 /** When several rules with their own code fail, the code the error table lists first wins, then the first such rule. */
 function firstAnswer(error: z.ZodError): ApiError | undefined {
   let best: ApiError | undefined
   for (const issue of error.issues) {
     const answer = answerOf(issue)
-    if (answer && (!best || CODE_ORDER.indexOf(answer.code) < CODE_ORDER.indexOf(best.code))) best = answer
+    if (answer && (!best || rankOf(answer.code) < rankOf(best.code))) best = answer
   }
   return best
 }
@@ -101,8 +102,8 @@ export function controlCharacterProblems(input: unknown, path: string[] = []): F
 
 /**
  * The refusal of a failed parse: a rule's own code (see `answering`), else 400
- * `validation.failed` with the control-character problems first, then every other field
- * problem (none twice for one field), in `order` when given.
+ * `validation.failed` with the control-character problems first, then the schema's problems
+ * of the other fields, in `order` (the declared parameters) when given.
  */
 function refusal(result: z.ZodSafeParseResult<unknown>, input: unknown, controls: FieldProblem[], order?: readonly string[]): ApiError {
   const answer = result.success ? undefined : firstAnswer(result.error)

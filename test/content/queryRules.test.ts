@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig, resetConfig } from '../../src/config'
 import { tokenFor } from './helpers'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
 import { testApp } from '../support/app'
@@ -171,6 +171,28 @@ describe('GET /content: one code per rule', () => {
     expect(first.body.pagination.limit).toBe(1)
     expect(await refusal('/content?limit=abc&limit=1')).toEqual(pageRange('limit', 'abc'))
     expect((await get('/content?page=0&depth=1e309&where[or][0][id][exists]=true&status[]=all')).status).toBe(200)
+  })
+})
+
+describe('the pagination bounds are the configuration of the moment', () => {
+  it('PAGINATION_MAX_LIMIT and PAGINATION_DEFAULT_LIMIT changed at run time apply to the next request', async () => {
+    const saved = { max: process.env.PAGINATION_MAX_LIMIT, fallback: process.env.PAGINATION_DEFAULT_LIMIT }
+    const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value))
+    try {
+      process.env.PAGINATION_MAX_LIMIT = '5'
+      process.env.PAGINATION_DEFAULT_LIMIT = '3'
+      resetConfig()
+      expect(await refusal('/content?limit=6')).toEqual(pageRange('limit', '6'))
+      expect((await refusal('/content?limit=6')).details).toEqual([{ field: 'limit', constraint: 'range', value: '6', min: 0, max: 5 }])
+      const page = await get('/content')
+      expect(page.status).toBe(200)
+      expect(page.body.pagination.limit).toBe(3)
+    } finally {
+      restore('PAGINATION_MAX_LIMIT', saved.max)
+      restore('PAGINATION_DEFAULT_LIMIT', saved.fallback)
+      resetConfig()
+    }
+    expect((await get('/content?limit=6')).status).toBe(200)
   })
 })
 
