@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
+import { parseQuery } from '../src/api/validation'
 import { getContent, listContent, relatedContent } from '../src/services/content'
-import { parseListQuery } from '../src/services/contentQuery'
 import { ContentDto } from './dtos'
 import { listContentQuery } from './queries'
 
@@ -19,7 +19,7 @@ export const listContentRoute = defineRoute({
   },
   auth: 'optional',
   handler: async ({ req, query, user }) => {
-    const { data, pagination, estimated } = await listContent(req.payload, parseListQuery(query), user)
+    const { data, pagination, estimated } = await listContent(req.payload, parseQuery(listContentQuery, query, { controlCharacters: false }), user)
     return { data, pagination, headers: estimated ? { 'X-Total-Estimated': 'true' } : undefined }
   },
 })

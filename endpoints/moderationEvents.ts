@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
-import { parsePagination } from '../src/pagination'
-import { listModerationEvents, parseEventFilters } from '../src/services/moderationEvents'
+import { parseQuery } from '../src/api/validation'
+import { listModerationEvents } from '../src/services/moderationEvents'
 import { ModerationEventDto } from './dtos'
 import { moderationEventsQuery } from './queries'
 
@@ -15,8 +15,8 @@ export const moderationEventsRoute = defineRoute({
   request: { query: moderationEventsQuery },
   responses: { data: z.array(ModerationEventDto), paginated: true, errors: ['pagination.invalid', 'validation.failed'] },
   handler: async ({ req, query }) => {
-    const { offset, limit } = parsePagination(query)
-    const { data, pagination } = await listModerationEvents(req.payload, parseEventFilters(query), offset, limit)
+    const { offset, limit, ...filters } = parseQuery(moderationEventsQuery, query, { controlCharacters: false })
+    const { data, pagination } = await listModerationEvents(req.payload, filters, offset, limit)
     return { data, pagination }
   },
 })

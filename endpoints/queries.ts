@@ -1,49 +1,203 @@
 /**
- * Query-string parameters of the list routes, for the OpenAPI document. The handlers parse
- * these queries by hand (src/services/contentQuery: each rule answers its own error code),
- * so the schemas are built from the same constants the parsers check against.
+ * The query strings of the list routes, each defined once, as a zod schema: it validates
+ * the query (src/api/validation's parseQuery), gives each spec rule its code
+ * (pagination.invalid, sort.unsupported, query.too_short; validation.failed with
+ * `{ field, constraint, value }` for the rest), is the route's declaration the OpenAPI
+ * document is built from, and its output is the handler's typed input.
+ *
+ * Parameters arrive as text. The order of an object's keys is the order of the field list
+ * of validation.failed; which code wins when several rules fail is the error table's order
+ * (src/api/validation). A rule zod cannot express in JSON Schema (lengths in code points,
+ * a parameter that is an integer in text) is documented with `meta`, from the same constants.
  */
 import { z } from 'zod'
 
-import { MODERATION_ACTIONS } from '../src/db/moderationEventTypes'
-import { LIST_SORTS, PERIODS, RESERVED_SORTS, STATUS_FILTERS } from '../src/services/contentQuery'
+import { answering, problem } from '../src/api/validation'
+import { MODERATION_ACTIONS, type ModerationAction } from '../src/db/moderationEventTypes'
+import { ApiError } from '../src/errors'
+import { type Page, pageValue } from '../src/pagination'
+import {
+  LIST_SORTS,
+  type ListParams,
+  PERIODS,
+  type Period,
+  RESERVED_SORTS,
+  splitTerms,
+  STATUS_FILTERS,
+} from '../src/services/contentQuery'
+import type { ModerationEventFilters } from '../src/services/moderationEvents'
+import { SLUG_PATTERN } from '../src/slug'
+import { hasControlCharacters, TEXT_LIMITS, textField, textLength } from '../src/text'
+import { urlKeyOf } from '../src/urlNormalize'
+import { isAbsoluteHttpUrl } from '../src/urlPolicy'
 
-const commaSlugs = (what: string) => z.string().meta({ description: `Comma-separated ${what} slugs (OR within the list).` })
+/** An offset or limit: text of digits, checked against the bounds configured now (src/pagination). */
+const pageParameter = (name: keyof Page, description: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = pageValue(name, raw)
+      if (value instanceof ApiError) {
+        ctx.addIssue(answering(value))
+        return z.NEVER
+      }
+      return value
+    })
+    .meta({ type: 'integer', minimum: 0, description })
 
 /** offset and limit of every paginated list (bounds from PAGINATION_MAX_OFFSET, PAGINATION_MAX_LIMIT). */
 export const paginationQuery = z.object({
-  offset: z.int().min(0).optional().meta({ description: 'Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default).' }),
-  limit: z
-    .int()
-    .min(0)
-    .optional()
-    .meta({ description: 'Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only.' }),
+  offset: pageParameter('offset', 'Rows to skip: 0 to PAGINATION_MAX_OFFSET (10000 by default).'),
+  limit: pageParameter(
+    'limit',
+    'Rows to return: 1 to PAGINATION_MAX_LIMIT (200 by default; default PAGINATION_DEFAULT_LIMIT, 30); 0 counts only.',
+  ),
 })
 
-export const listContentQuery = paginationQuery.extend({
-  q: z.string().min(2).max(200).optional().meta({ description: 'Text search over title and description.' }),
-  tags: commaSlugs('tag').optional(),
-  group: z.string().optional().meta({ description: 'A group slug.' }),
-  channel: z.string().optional().meta({ description: 'A channel slug; requires group.' }),
-  platform: commaSlugs('platform').optional(),
-  period: z.enum(Object.keys(PERIODS) as [keyof typeof PERIODS]).optional().meta({ description: 'Window over approvedAt; default all.' }),
-  sort: z
-    .enum(LIST_SORTS)
+const MAX_LIST_VALUES = 50
+
+/** Comma-separated slugs: trimmed, empties dropped, de-duplicated (none: no filter), at most 50, each a slug. */
+const slugList = (what: string) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const values = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))]
+      if (values.length === 0) return undefined
+      if (values.length > MAX_LIST_VALUES) ctx.addIssue(problem('max', raw))
+      for (const v of values) if (!SLUG_PATTERN.test(v)) ctx.addIssue(problem('pattern', v))
+      return values
+    })
     .optional()
-    .meta({ description: `Default newest; ${RESERVED_SORTS.join(' and ')} are reserved (400 sort.unsupported).` }),
+    .meta({ description: `Comma-separated ${what} slugs (OR within the list).` })
+
+/** One slug, trimmed; empty is no filter. */
+const oneSlug = (description: string) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const value = raw.trim()
+      if (!value) return undefined
+      if (!SLUG_PATTERN.test(value)) ctx.addIssue(problem('pattern', value))
+      return value
+    })
+    .optional()
+    .meta({ description })
+
+const Q_MIN = 2
+
+/** q, trimmed: empty is no search (an empty search box); 1 character is query.too_short. */
+const searchText = z
+  .string()
+  .transform((raw, ctx) => {
+    const q = raw.trim()
+    if (!q) return undefined
+    if ([...q].length < Q_MIN) {
+      ctx.addIssue(answering(new ApiError(400, 'query.too_short', `q must be at least ${Q_MIN} characters.`, { field: 'q', min: Q_MIN, value: q })))
+    } else if (hasControlCharacters(q)) ctx.addIssue(problem('control_characters', q))
+    else if (textLength(q) > TEXT_LIMITS.contentQuery) ctx.addIssue(problem('max', q))
+    return q
+  })
+  .optional()
+  .meta({ description: 'Text search over title and description.', minLength: Q_MIN, maxLength: TEXT_LIMITS.contentQuery })
+
+/** A reserved sort is its own error (sort.unsupported), before the enum's validation.failed. */
+const sortParameter = z
+  .enum(LIST_SORTS)
+  .optional()
+  .superRefine(
+    (sort, ctx) => {
+      if (typeof sort === 'string' && RESERVED_SORTS.includes(sort)) {
+        ctx.addIssue(
+          answering(new ApiError(400, 'sort.unsupported', `sort=${sort} is reserved and not supported yet.`, { sort, supported: [...LIST_SORTS] })),
+        )
+      }
+    },
+    // The enum has already refused the value; this says with which code.
+    { when: () => true },
+  )
+  .meta({ description: `Default newest; ${RESERVED_SORTS.join(' and ')} are reserved (400 sort.unsupported).` })
+
+/** GET /content's parameters, in the order validation.failed lists their problems. */
+const listContentParameters = paginationQuery.extend({
+  q: searchText,
+  sort: sortParameter,
+  period: z.enum(Object.keys(PERIODS) as [Period, ...Period[]]).optional().meta({ description: 'Window over approvedAt; default all.' }),
   status: z.enum(STATUS_FILTERS).optional().meta({ description: 'Default approved; any other needs content.moderate.' }),
+  estimate: z.enum(['true', 'false']).optional().meta({ description: 'Allow an approximate total on very large unfiltered lists.' }),
+  tags: slugList('tag'),
+  platform: slugList('platform'),
+  group: oneSlug('A group slug.'),
+  channel: oneSlug('A channel slug; requires group.'),
   url: z
     .string()
+    .refine((url) => textLength(url) <= TEXT_LIMITS.url && isAbsoluteHttpUrl(url), { params: { constraint: 'url' } })
     .optional()
     .meta({ description: 'An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?").' }),
-  estimate: z.enum(['true', 'false']).optional().meta({ description: 'Allow an approximate total on very large unfiltered lists.' }),
 })
 
-/** GET /moderation/events (parsed by src/services/moderationEvents' parseEventFilters). */
-export const moderationEventsQuery = paginationQuery.extend({
-  action: z.enum(MODERATION_ACTIONS).optional(),
-  actor: z.string().optional().meta({ description: 'A user id (24 hexadecimal characters).' }),
-  target: z.string().optional().meta({ description: 'The slug or id of the changed document.' }),
-  from: z.string().optional().meta({ description: 'Inclusive lower bound: an ISO date or timestamp.' }),
-  to: z.string().optional().meta({ description: 'Inclusive upper bound: an ISO date or timestamp.' }),
+/** GET /content -> the content service's list request (the status permission check, 403, is the service's). */
+export const listContentQuery = listContentParameters
+  .superRefine(
+    (p, ctx) => {
+      if (p.channel !== undefined && p.group === undefined) ctx.addIssue({ ...problem('requires_group', undefined), path: ['channel'] })
+    },
+    // Checked even when another parameter is refused: a malformed group still counts as given.
+    { when: ({ value }) => typeof value === 'object' && value !== null },
+  )
+  .transform(
+    (p): ListParams => ({
+      q: p.q,
+      terms: p.q === undefined ? undefined : splitTerms(p.q),
+      tags: p.tags,
+      group: p.group,
+      channel: p.channel,
+      platforms: p.platform,
+      period: p.period ?? 'all',
+      // With a search and no explicit sort, the best matches come first.
+      sort: p.sort ?? (p.q !== undefined ? 'relevance' : 'newest'),
+      status: p.status ?? 'approved',
+      offset: p.offset,
+      limit: p.limit,
+      estimate: p.estimate === 'true',
+      urlKey: p.url === undefined ? undefined : urlKeyOf(p.url),
+    }),
+  )
+
+/** A GET /tags filter, trimmed; empty is no filter. */
+const tagFilter = (max: number, min = 0) =>
+  textField(max, { min, trim: true })
+    .transform((v) => v || undefined)
+    .optional()
+
+/** GET /tags: facet (a facet key) and q (a prefix of the slug or the label). */
+export const listTagsQuery = paginationQuery.extend({
+  facet: tagFilter(TEXT_LIMITS.facetKey, 1),
+  q: tagFilter(TEXT_LIMITS.tagQuery),
 })
+
+/** A moderation-event filter, trimmed (empty: no filter), with the rule it must meet. */
+const eventFilter = <T extends string>(constraint: string, accepts: (value: string) => boolean) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const value = raw.trim()
+      if (!value) return undefined
+      if (!accepts(value)) ctx.addIssue(problem(constraint, value))
+      return value as T
+    })
+    .optional()
+
+/** The audit trail's filters (GET /moderation/events and the console's /admin/audit). */
+export const moderationEventFilters = z.object({
+  action: eventFilter<ModerationAction>('enum', (v) => (MODERATION_ACTIONS as readonly string[]).includes(v)).meta({
+    enum: [...MODERATION_ACTIONS],
+  }),
+  actor: eventFilter('pattern', (v) => /^[0-9a-f]{24}$/i.test(v)).meta({ description: 'A user id (24 hexadecimal characters).' }),
+  target: eventFilter('pattern', (v) => v.length <= 200 && /^[\w.-]+$/.test(v)).meta({ description: 'The slug or id of the changed document.' }),
+  from: eventFilter('type', (v) => !Number.isNaN(Date.parse(v))).meta({ description: 'Inclusive lower bound: an ISO date or timestamp.' }),
+  to: eventFilter('type', (v) => !Number.isNaN(Date.parse(v))).meta({ description: 'Inclusive upper bound: an ISO date or timestamp.' }),
+}) satisfies z.ZodType<ModerationEventFilters>
+
+/** GET /moderation/events: the page, then the filters. */
+export const moderationEventsQuery = paginationQuery.extend(moderationEventFilters.shape)

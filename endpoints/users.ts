@@ -1,8 +1,7 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
-import { parseWith } from '../src/api/validation'
-import { parsePagination } from '../src/pagination'
+import { parseQuery, parseWith } from '../src/api/validation'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { emailField, passwordField, usernameField } from './auth/schemas'
@@ -40,7 +39,7 @@ export const listUsersRoute = defineRoute({
   responses: { data: z.array(UserDto), paginated: true, errors: ['pagination.invalid'] },
   permissions: MANAGE,
   handler: async (ctx) => {
-    const { docs, pagination } = await listUsers(ctx.req.payload, parsePagination(ctx.query))
+    const { docs, pagination } = await listUsers(ctx.req.payload, parseQuery(paginationQuery, ctx.query))
     return { data: docs.map(toUserDto), pagination }
   },
 })

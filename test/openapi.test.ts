@@ -84,7 +84,7 @@ describe('the OpenAPI document', () => {
     expect(body.required).toEqual(['title', 'url'])
     expect(body.additionalProperties).toBe(false)
     expect(submit.responses['201'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/ContentDto' })
-    // Lists: pagination required, query parameters from the parsers' constants.
+    // Lists: pagination required, query parameters from the query schemas the handlers parse with.
     const list = op('/content', 'get') as any
     expect(list.responses['200'].content['application/json'].schema.required).toContain('pagination')
     expect(list.parameters.find((p: any) => p.name === 'sort').schema.enum).toEqual(['newest', 'oldest', 'alpha'])

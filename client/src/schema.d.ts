@@ -1639,24 +1639,24 @@ export interface operations {
                 limit?: number;
                 /** @description Text search over title and description. */
                 q?: string;
+                /** @description Default newest; trending and usage are reserved (400 sort.unsupported). */
+                sort?: "newest" | "oldest" | "alpha";
+                /** @description Window over approvedAt; default all. */
+                period?: "24h" | "7d" | "30d" | "90d" | "all";
+                /** @description Default approved; any other needs content.moderate. */
+                status?: "approved" | "pending" | "rejected" | "all";
+                /** @description Allow an approximate total on very large unfiltered lists. */
+                estimate?: "true" | "false";
                 /** @description Comma-separated tag slugs (OR within the list). */
                 tags?: string;
+                /** @description Comma-separated platform slugs (OR within the list). */
+                platform?: string;
                 /** @description A group slug. */
                 group?: string;
                 /** @description A channel slug; requires group. */
                 channel?: string;
-                /** @description Comma-separated platform slugs (OR within the list). */
-                platform?: string;
-                /** @description Window over approvedAt; default all. */
-                period?: "24h" | "7d" | "30d" | "90d" | "all";
-                /** @description Default newest; trending and usage are reserved (400 sort.unsupported). */
-                sort?: "newest" | "oldest" | "alpha";
-                /** @description Default approved; any other needs content.moderate. */
-                status?: "approved" | "pending" | "rejected" | "all";
                 /** @description An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?"). */
                 url?: string;
-                /** @description Allow an approximate total on very large unfiltered lists. */
-                estimate?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1766,24 +1766,24 @@ export interface operations {
                 limit?: number;
                 /** @description Text search over title and description. */
                 q?: string;
+                /** @description Default newest; trending and usage are reserved (400 sort.unsupported). */
+                sort?: "newest" | "oldest" | "alpha";
+                /** @description Window over approvedAt; default all. */
+                period?: "24h" | "7d" | "30d" | "90d" | "all";
+                /** @description Default approved; any other needs content.moderate. */
+                status?: "approved" | "pending" | "rejected" | "all";
+                /** @description Allow an approximate total on very large unfiltered lists. */
+                estimate?: "true" | "false";
                 /** @description Comma-separated tag slugs (OR within the list). */
                 tags?: string;
+                /** @description Comma-separated platform slugs (OR within the list). */
+                platform?: string;
                 /** @description A group slug. */
                 group?: string;
                 /** @description A channel slug; requires group. */
                 channel?: string;
-                /** @description Comma-separated platform slugs (OR within the list). */
-                platform?: string;
-                /** @description Window over approvedAt; default all. */
-                period?: "24h" | "7d" | "30d" | "90d" | "all";
-                /** @description Default newest; trending and usage are reserved (400 sort.unsupported). */
-                sort?: "newest" | "oldest" | "alpha";
-                /** @description Default approved; any other needs content.moderate. */
-                status?: "approved" | "pending" | "rejected" | "all";
                 /** @description An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?"). */
                 url?: string;
-                /** @description Allow an approximate total on very large unfiltered lists. */
-                estimate?: "true" | "false";
             };
             header?: never;
             path?: never;

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../../src/api/route'
+import { parseQuery } from '../../src/api/validation'
 import { listOwnSubmissions } from '../../src/services/contentBySubmitter'
-import { parsePagination } from '../../src/pagination'
 import { ContentDto } from '../dtos'
 import { paginationQuery } from '../queries'
 
@@ -14,5 +14,5 @@ export const mySubmissions = defineRoute({
   summary: "The caller's own submissions, every status, newest first (with rejectionReason)",
   request: { query: paginationQuery },
   responses: { data: z.array(ContentDto), paginated: true, errors: ['pagination.invalid'] },
-  handler: async (ctx) => listOwnSubmissions(ctx.req.payload, ctx.user!, parsePagination(ctx.query)),
+  handler: async (ctx) => listOwnSubmissions(ctx.req.payload, ctx.user!, parseQuery(paginationQuery, ctx.query)),
 })

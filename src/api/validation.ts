@@ -1,7 +1,8 @@
 import { z, type ZodType } from 'zod'
 
-import { type FieldProblem, validationFailed } from '../errors'
+import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { hasControlCharacters } from '../text'
+import { ERROR_CODES } from './errorCodes'
 
 /** Fields whose values are never echoed back in error details. */
 const SECRET_FIELD = /password|token|secret/i
@@ -13,6 +14,37 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[key]
   }
   return cur
+}
+
+/**
+ * A rule that answers its own code (the spec's pagination.invalid, sort.unsupported,
+ * query.too_short) instead of being one field of validation.failed: a schema adds this
+ * issue (`ctx.addIssue(answering(error))` in a transform or refinement) and the parse throws
+ * the error as it is.
+ */
+export const answering = (error: ApiError) => ({ code: 'custom' as const, message: error.message, params: { answer: error } })
+
+/**
+ * A validation.failed problem a schema states itself: its constraint and the value to echo
+ * (`undefined`: none), e.g. one slug of a comma list rather than the whole parameter.
+ */
+export const problem = (constraint: string, value: unknown) => ({ code: 'custom' as const, message: constraint, params: { constraint, value } })
+
+const answerOf = (issue: z.core.$ZodIssue): ApiError | undefined =>
+  issue.code === 'custom' && issue.params?.answer instanceof ApiError ? issue.params.answer : undefined
+
+/** The order of the error table: the spec's, pagination.invalid before sort.unsupported before query.too_short. */
+const CODE_ORDER = Object.keys(ERROR_CODES)
+const rankOf = (code: string) => (CODE_ORDER.includes(code) ? CODE_ORDER.indexOf(code) : CODE_ORDER.length)
+
+/** When several rules with their own code fail, the code the error table lists first wins, then the first such rule. */
+function firstAnswer(error: z.ZodError): ApiError | undefined {
+  let best: ApiError | undefined
+  for (const issue of error.issues) {
+    const answer = answerOf(issue)
+    if (answer && (!best || rankOf(answer.code) < rankOf(best.code))) best = answer
+  }
+  return best
 }
 
 function constraintOf(issue: z.core.$ZodIssue, value: unknown): string {
@@ -43,7 +75,8 @@ export function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[]
       return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), constraint: 'unknown' }))
     }
     const field = issue.path.map(String).join('.') || '(body)'
-    const value = valueAt(input, issue.path)
+    const stated = issue.code === 'custom' && issue.params !== undefined && Object.hasOwn(issue.params, 'value')
+    const value = stated ? issue.params!.value : valueAt(input, issue.path)
     const problem: FieldProblem = { field, constraint: constraintOf(issue, value) }
     if (value !== undefined && !SECRET_FIELD.test(field) && (typeof value !== 'object' || value === null)) {
       problem.value = value
@@ -68,14 +101,67 @@ export function controlCharacterProblems(input: unknown, path: string[] = []): F
 }
 
 /**
- * Parses input with a schema or throws 400 `validation.failed` with the field list. Control
- * characters are refused here, once for every request schema, before anything is stored.
+ * The refusal of a failed parse: a rule's own code (see `answering`), else 400
+ * `validation.failed` with the control-character problems first, then the schema's problems
+ * of the other fields, in `order` (the declared parameters) when given.
  */
-export function parseWith<T extends ZodType>(schema: T, input: unknown): z.infer<T> {
+function refusal(result: z.ZodSafeParseResult<unknown>, input: unknown, controls: FieldProblem[], order?: readonly string[]): ApiError {
+  const answer = result.success ? undefined : firstAnswer(result.error)
+  if (answer) return answer
+  const reported = new Set(controls.map((p) => p.field))
+  let others = result.success ? [] : fieldProblems(result.error, input).filter((p) => !reported.has(p.field))
+  if (order) {
+    // A stable sort: a whole-query rule (channel requires group) lands beside its parameter.
+    const rank = (p: FieldProblem) => (order.includes(p.field) ? order.indexOf(p.field) : order.length)
+    others = others.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => rank(a) - rank(b) || i - j).map(([p]) => p)
+  }
+  return validationFailed([...controls, ...others])
+}
+
+/**
+ * Parses input with a schema or throws 400 `validation.failed` with the field list (or the
+ * code of a rule that answers its own). Control characters are refused here, once for
+ * every request schema, before anything is stored.
+ */
+export function parseWith<T extends ZodType>(schema: T, input: unknown): z.output<T> {
   const controls = controlCharacterProblems(input)
   const result = schema.safeParse(input)
   if (controls.length === 0 && result.success) return result.data
-  const reported = new Set(controls.map((p) => p.field))
-  const others = result.success ? [] : fieldProblems(result.error, input).filter((p) => !reported.has(p.field))
-  throw validationFailed([...controls, ...others])
+  throw refusal(result, input, controls)
+}
+
+/** The parameters a query schema declares: its object's keys, below any refinement or transform. */
+function parametersOf(schema: ZodType): string[] {
+  let inner: unknown = schema
+  while (inner instanceof z.ZodPipe) inner = inner.in
+  if (!(inner instanceof z.ZodObject)) throw new TypeError('A query schema is an object of parameters.')
+  return Object.keys(inner.shape)
+}
+
+export type QueryOptions = {
+  /**
+   * Refuse control characters in every parameter (as in bodies) before the schema's rules.
+   * False where the schema's own rules refuse them, each with its constraint (a slug's
+   * `pattern`, an enum's `enum`, q's `control_characters` of the trimmed value).
+   */
+  controlCharacters?: boolean
+}
+
+/**
+ * A query string parsed with its route's schema, the one definition of the query: each
+ * declared parameter is its first value (a repeated parameter's others are ignored, as are
+ * undeclared parameters), and the schema's output is the handler's typed input. Refused as
+ * `parseWith` does, the field list in the order the schema declares the parameters.
+ */
+export function parseQuery<T extends ZodType>(schema: T, query: URLSearchParams, { controlCharacters = true }: QueryOptions = {}): z.output<T> {
+  const parameters = parametersOf(schema)
+  const input: Record<string, string> = {}
+  for (const name of parameters) {
+    const value = query.get(name)
+    if (value !== null) input[name] = value
+  }
+  const controls = controlCharacters ? controlCharacterProblems(input) : []
+  const result = schema.safeParse(input)
+  if (controls.length === 0 && result.success) return result.data
+  throw refusal(result, input, controls, parameters)
 }

@@ -23,6 +23,7 @@ import {
   type RefreshTokenDoc,
 } from './refreshTokens'
 import { SYSTEM_GRANTOR } from './grants'
+import type { Session, TokenPair } from './dtos'
 import {
   createUser,
   effectivePermissions,
@@ -34,8 +35,7 @@ import {
   type UserDto,
 } from './users'
 
-export type TokenPair = { accessToken: string; refreshToken: string }
-export type Session = TokenPair & { user: UserDto }
+export type { Session, TokenPair }
 
 const invalidCredentials = () => new ApiError(401, 'auth.invalid_credentials', 'The email or password is incorrect.')
 const invalidToken = () => new ApiError(401, 'auth.invalid_token', 'The token is malformed, expired or not recognized.')

@@ -1,14 +1,13 @@
 import type { Payload } from 'payload'
 
-import { type AppConfig, getConfig } from '../config'
+import { getConfig } from '../config'
 import { generation } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
 import { isAbsoluteHttpUrl, servedUrl } from '../urlPolicy'
+import type { BrandingRecord } from './dtos'
 
-/** The branding record of GET /meta: the configured fields, as edited, plus feature flags. */
-export type BrandingRecord = AppConfig['branding'] & {
-  features: { selfRegistration: boolean; submissionsOpen: boolean }
-}
+/** The branding record of GET /meta (src/services/dtos): the configured fields, as edited, plus feature flags. */
+export type { BrandingRecord }
 
 type MediaLike = { url?: string | null } | string | null | undefined
 

@@ -8,28 +8,9 @@ import type { Payload } from 'payload'
 import { generation } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
 import { weakEtag } from '../entityTag'
+import type { CatalogRecord } from './dtos'
 
-export type CatalogRecord = {
-  surfaces: {
-    slug: string
-    label: string
-    routePrefix: string
-    browseMode: string
-    accentColor: string
-    displayOrder: number
-    groups: {
-      slug: string
-      label: string
-      color: string
-      displayOrder: number
-      channels: { slug: string; label: string; displayOrder: number }[]
-    }[]
-  }[]
-  facets: { key: string; label: string; color: string }[]
-  platforms: { slug: string; label: string; color: string }[]
-  updatedAt: string
-  etag: string
-}
+export type { CatalogRecord }
 
 /** Slug/id lookups over every taxonomy row, active or not. */
 export type Taxonomy = {

@@ -13,13 +13,10 @@ import { ApiError, forbidden } from '../errors'
 import { servedUrl } from '../urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import { PERIODS, type ListParams } from './contentQuery'
+import type { ContentDto } from './dtos'
 
-/** The API's content shape: the stored record with taxonomy ids turned into slugs (or null). */
-export type ContentDto = Omit<ContentRecord, 'groupId' | 'channelId' | 'platformId'> & {
-  group: string | null
-  channel: string | null
-  platform: string | null
-}
+/** The API's content shape (src/services/dtos): the stored record with taxonomy ids turned into slugs (or null). */
+export type { ContentDto }
 
 export const RELATED_LIMIT = 10
 

@@ -6,11 +6,12 @@
 import type { Payload, Where } from 'payload'
 
 import type { ModerationEvent } from '../../payload-types'
-import { MODERATION_ACTIONS, type ModerationAction } from '../db/engine'
-import { validationFailed, type FieldProblem } from '../errors'
+import type { ModerationAction } from '../db/engine'
 import type { Pagination } from '../pagination'
+import type { ModerationEventDto } from './dtos'
 import { userNamesById } from './users'
 
+/** The filters, validated (their query schema is endpoints/queries.ts's moderationEventFilters). */
 export type ModerationEventFilters = {
   action?: ModerationAction
   actor?: string
@@ -21,49 +22,11 @@ export type ModerationEventFilters = {
   to?: string
 }
 
-export type ModerationEventDto = {
-  id: string
-  action: ModerationAction
-  actor: { id: string; email: string | null; username: string | null } | null
-  target: { collection: string; id: string; slug: string }
-  stateBefore: string | null
-  stateAfter: string | null
-  reason: string | null
-  at: string
-}
+export type { ModerationEventDto }
 
 type EventDoc = ModerationEvent
 
 const refId = (v: EventDoc['actor']): string | null => (v == null ? null : typeof v === 'object' ? String(v.id) : String(v))
-
-/** Query parameters -> filters; bad values are 400 validation.failed. */
-export function parseEventFilters(query: URLSearchParams): ModerationEventFilters {
-  const problems: FieldProblem[] = []
-  const out: ModerationEventFilters = {}
-  const action = query.get('action')?.trim()
-  if (action) {
-    if ((MODERATION_ACTIONS as readonly string[]).includes(action)) out.action = action as ModerationAction
-    else problems.push({ field: 'action', constraint: 'enum', value: action })
-  }
-  const actor = query.get('actor')?.trim()
-  if (actor) {
-    if (/^[0-9a-f]{24}$/i.test(actor)) out.actor = actor
-    else problems.push({ field: 'actor', constraint: 'pattern', value: actor })
-  }
-  const target = query.get('target')?.trim()
-  if (target) {
-    if (target.length <= 200 && /^[\w.-]+$/.test(target)) out.target = target
-    else problems.push({ field: 'target', constraint: 'pattern', value: target })
-  }
-  for (const bound of ['from', 'to'] as const) {
-    const raw = query.get(bound)?.trim()
-    if (!raw) continue
-    if (Number.isNaN(Date.parse(raw))) problems.push({ field: bound, constraint: 'type', value: raw })
-    else out[bound] = raw
-  }
-  if (problems.length > 0) throw validationFailed(problems)
-  return out
-}
 
 function whereOf(f: ModerationEventFilters): Where {
   const and: Where[] = []

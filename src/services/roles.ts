@@ -12,18 +12,12 @@ import { ApiError, notFound, validationFailed } from '../errors'
 import { type Grantor, actOnRoleProblem, roleChangeProblem, throwIfRefused } from './grants'
 import { withConflicts } from './conflicts'
 import { payloadWrite } from '../db/payloadWrite'
+import type { RoleDto } from './dtos'
 
 /** A role document as the Local API returns it (payload-types.ts). */
 export type RoleDoc = Role
 
-export type RoleDto = {
-  id: string
-  name: string
-  description: string
-  permissions: string[]
-  createdAt: string
-  updatedAt: string
-}
+export type { RoleDto }
 
 /** The seeded role that must always hold every permission. */
 export const ADMIN_ROLE_NAME = 'admin'

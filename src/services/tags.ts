@@ -5,8 +5,9 @@ import { type Page, type Pagination, paginationOf } from '../pagination'
 import { engine, type TagRecord } from '../db/engine'
 import { ApiError } from '../errors'
 import { getTaxonomy, type Taxonomy } from './catalog'
+import type { TagDto } from './dtos'
 
-export type TagDto = { slug: string; label: string; facet: string | null; usageCount: number }
+export type { TagDto }
 
 export type TagListParams = Page & { facet?: string; q?: string }
 

@@ -17,19 +17,12 @@ import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused }
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 import { asConflict } from './conflicts'
 import { payloadWrite } from '../db/payloadWrite'
+import type { UserDto } from './dtos'
 
 /** A user document as the Local API returns it (payload-types.ts); `passwordHash` only with showHiddenFields. */
 export type UserDoc = User
 
-export type UserDto = {
-  id: string
-  email: string
-  username: string
-  roles: { id: string; name: string }[]
-  isActive: boolean
-  createdAt: string
-  updatedAt: string
-}
+export type { UserDto }
 
 export type CreateUserInput = { email: string; username: string; password: string; roles?: string[] }
 export type UpdateUserInput = Partial<CreateUserInput> & { isActive?: boolean }

@@ -7,9 +7,11 @@ import type { AdminViewServerProps } from 'payload'
 import React from 'react'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
+import { moderationEventFilters } from '../../../../endpoints/queries'
+import { parseQuery } from '../../../../src/api/validation'
 import { MODERATION_ACTIONS } from '../../../../src/db/moderationEventTypes'
 import { ApiError } from '../../../../src/errors'
-import { listModerationEvents, parseEventFilters, type ModerationEventDto } from '../../../../src/services/moderationEvents'
+import { listModerationEvents, type ModerationEventDto } from '../../../../src/services/moderationEvents'
 import { ConsolePage } from './ConsolePage'
 import { targetHref } from './EventLine'
 
@@ -34,7 +36,7 @@ export async function AuditLogView({ initPageResult, params, searchParams }: Adm
   let problem: string | null = null
   if (held.includes('content.moderate')) {
     try {
-      const page = await listModerationEvents(req.payload, parseEventFilters(query), offset, PAGE)
+      const page = await listModerationEvents(req.payload, parseQuery(moderationEventFilters, query, { controlCharacters: false }), offset, PAGE)
       events = page.data
       total = page.pagination.total
     } catch (err) {
