@@ -14,10 +14,14 @@
  */
 import zlib from 'node:zlib'
 
-/** zlib.crc32 (Node 20.15+, 22.2+), else the same CRC-32 from a table: the code runs on Node 20.9+. */
+/**
+ * zlib.crc32 (Node 20.15+, 22.2+), else the same CRC-32 from a table: the code runs on Node 20.9+.
+ * Empty data continues nothing: Node 20's zlib.crc32 answers 0 for an empty buffer without a
+ * backing store (zlib's crc32 of a null pointer), where the running value is the answer.
+ */
 const crc32: (data: Uint8Array, initial: number) => number =
   typeof (zlib as { crc32?: unknown }).crc32 === 'function'
-    ? (data, initial) => zlib.crc32(data, initial)
+    ? (data, initial) => (data.length === 0 ? initial : zlib.crc32(data, initial))
     : tableCrc32
 
 let table: Uint32Array | undefined
