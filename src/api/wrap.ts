@@ -74,9 +74,9 @@ export async function readJson(req: ApiRequest): Promise<unknown> {
 }
 
 /**
- * Turns a route into a handler. This is the one place that builds the envelope, echoes the
- * request id, applies CORS and caching headers, maps errors, and writes the
- * `request.completed` log line.
+ * Turns a route into a handler. This is the one place that builds the envelope (its bytes and
+ * their coding: ./envelopeBody), echoes the request id, applies CORS, caching and Vary headers,
+ * maps errors, and writes the `request.completed` log line.
  */
 export function wrap(
   spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>,
