@@ -1,5 +1,5 @@
 import { defineRoute } from '../src/api/route'
-import { getCatalog } from '../src/services/catalog'
+import { catalogAnswer } from '../src/services/catalog'
 import { PUBLIC_CACHE } from './meta'
 import { CatalogRecord } from './dtos'
 
@@ -10,7 +10,7 @@ export const catalog = defineRoute({
   summary: 'The taxonomy tree',
   responses: { data: CatalogRecord, cached: true },
   handler: async ({ req }) => {
-    const data = await getCatalog(req.payload)
-    return { data, etag: data.etag, cacheControl: PUBLIC_CACHE }
+    const answer = await catalogAnswer(req.payload)
+    return { serialized: answer, etag: answer.etag, cacheControl: PUBLIC_CACHE }
   },
 })

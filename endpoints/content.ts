@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/api/route'
+import { contentAnswer, listContentAnswer, relatedContent } from '../src/services/content'
 import { parseQuery } from '../src/api/validation'
-import { getContent, listContent, relatedContent } from '../src/services/content'
 import { ContentDto } from './dtos'
 import { listContentQuery } from './queries'
 
@@ -19,8 +19,8 @@ export const listContentRoute = defineRoute({
   },
   auth: 'optional',
   handler: async ({ req, query, user }) => {
-    const { data, pagination, estimated } = await listContent(req.payload, parseQuery(listContentQuery, query, { controlCharacters: false }), user)
-    return { data, pagination, headers: estimated ? { 'X-Total-Estimated': 'true' } : undefined }
+    const { answer, estimated } = await listContentAnswer(req.payload, parseQuery(listContentQuery, query, { controlCharacters: false }), user)
+    return { serialized: answer, headers: estimated ? { 'X-Total-Estimated': 'true' } : undefined }
   },
 })
 
@@ -30,7 +30,7 @@ export const getContentRoute = defineRoute({
   summary: 'One content item',
   responses: { data: ContentDto, errors: ['content.not_found'] },
   auth: 'optional',
-  handler: async ({ req, params, user }) => ({ data: await getContent(req.payload, params.slug!, user) }),
+  handler: async ({ req, params, user }) => ({ serialized: await contentAnswer(req.payload, params.slug!, user) }),
 })
 
 export const relatedContentRoute = defineRoute({

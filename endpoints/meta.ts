@@ -1,6 +1,5 @@
 import { defineRoute } from '../src/api/route'
-import { weakEtag } from '../src/entityTag'
-import { brandingRecord } from '../src/services/branding'
+import { brandingAnswer } from '../src/services/branding'
 import { BrandingRecord } from './dtos'
 
 export const PUBLIC_CACHE = 'public, max-age=300, must-revalidate'
@@ -11,7 +10,7 @@ export const meta = defineRoute({
   summary: 'The branding record',
   responses: { data: BrandingRecord, cached: true },
   handler: async ({ req }) => {
-    const data = await brandingRecord(req.payload, req.origin)
-    return { data, etag: weakEtag(JSON.stringify(data)), cacheControl: PUBLIC_CACHE }
+    const answer = await brandingAnswer(req.payload, req.origin)
+    return { serialized: answer, etag: answer.etag, cacheControl: PUBLIC_CACHE }
   },
 })

@@ -9,25 +9,38 @@ import type { ErrorCode } from './errorCodes'
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
 
 import type { Pagination } from '../pagination'
+import type { SerializedAnswer } from '../serializedAnswer'
 
 export type { Pagination }
 
-/** What a handler returns: raw data; the wrapper builds the envelope and the headers. */
-export type Reply = {
-  data: unknown
-  pagination?: Pagination
+/** The headers and status a handler may set, whatever form its data takes. */
+type ReplyHead = {
   /** 200 unless said otherwise (201 for creation). */
   status?: number
   /** Cacheable public reads: the wrapper answers 304 when If-None-Match matches. */
   etag?: string
   cacheControl?: string
   headers?: Record<string, string>
+}
+
+/** What a handler returns: raw data; the wrapper builds the envelope and the headers. */
+export type DataReply = ReplyHead & {
+  data: unknown
+  pagination?: Pagination
   /**
    * `data` is the whole body, without the envelope: only for answers whose shape a third
    * party fixes (Payload's admin panel reads its own login answer). Errors stay enveloped.
    */
   bare?: boolean
 }
+
+/**
+ * A cached answer, already serialized (src/serializedAnswer): the wrapper writes its bytes
+ * with the per-request `meta` appended, and never serializes its data again.
+ */
+export type SerializedReply = ReplyHead & { serialized: SerializedAnswer }
+
+export type Reply = DataReply | SerializedReply
 
 /**
  * One /api/v1 request, independent of the transport: the Node server builds it from the
@@ -47,8 +60,11 @@ export type ApiRequest = {
   text(): Promise<string>
 }
 
-/** What the API answers, ready to write to any transport. */
-export type ApiResult = { status: number; headers: Record<string, string>; body: string | null }
+/**
+ * What the API answers, ready to write to any transport: the body as text, or as bytes (a
+ * cached answer's, or a compressed one's, with its Content-Encoding among the headers).
+ */
+export type ApiResult = { status: number; headers: Record<string, string>; body: string | Buffer<ArrayBuffer> | null }
 
 export type ApiContext = {
   req: ApiRequest

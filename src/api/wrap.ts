@@ -8,6 +8,7 @@ import { etagMatches } from '../http/etag'
 import { logRequestCompleted, withFields } from '../logging'
 import { observeRequest } from '../metrics'
 import { clientIp } from './clientIp'
+import { cachedEnvelope, dataEnvelope, encodeText, type EncodedBody, metaTail } from './envelopeBody'
 import { requestIdFrom } from './requestId'
 import type { ApiContext, ApiRequest, ApiResult, Reply, RouteSpec } from './route'
 
@@ -73,9 +74,9 @@ export async function readJson(req: ApiRequest): Promise<unknown> {
 }
 
 /**
- * Turns a route into a handler. This is the one place that builds the envelope, echoes the
- * request id, applies CORS and caching headers, maps errors, and writes the
- * `request.completed` log line.
+ * Turns a route into a handler. This is the one place that builds the envelope (its bytes and
+ * their coding: ./envelopeBody), echoes the request id, applies CORS, caching and Vary headers,
+ * maps errors, and writes the `request.completed` log line.
  */
 export function wrap(
   spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>,
@@ -91,10 +92,12 @@ export function wrap(
     const started = performance.now()
     const requestId = requestIdFrom(req.headers)
     const log = withFields({ requestId, route: routeName })
-    const headers: Record<string, string> = { 'X-Request-Id': requestId }
+    // Every answer's coding may follow Accept-Encoding (even a small one, when identity is refused).
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, Vary: 'Accept-Encoding' }
+    const acceptEncoding = req.headers.get('accept-encoding')
     let userId: string | undefined
     let status = 200
-    let body: string | null
+    let encoded: EncodedBody | null
 
     try {
       const user = await callerOf(req)
@@ -117,20 +120,18 @@ export function wrap(
       if (reply.headers) Object.assign(headers, reply.headers)
       headers['Cache-Control'] = reply.cacheControl ?? 'no-store'
       if (reply.etag) {
+        // Weak, over the data: the same tag whatever the coding (the representations are equivalent).
         headers.ETag = reply.etag
         if (etagMatches(req.headers.get('if-none-match'), reply.etag)) status = 304
       }
       if (status === 304) {
-        body = null
-      } else if (reply.bare) {
-        headers['Content-Type'] = 'application/json; charset=utf-8'
-        body = JSON.stringify(reply.data)
+        encoded = null
       } else {
-        const envelope: Record<string, unknown> = { success: true, data: reply.data ?? null }
-        if (reply.pagination) envelope.pagination = reply.pagination
-        envelope.meta = { requestId, durationMs: Math.round(performance.now() - started) }
         headers['Content-Type'] = 'application/json; charset=utf-8'
-        body = JSON.stringify(envelope)
+        const tail = () => metaTail(requestId, Math.round(performance.now() - started))
+        if ('serialized' in reply) encoded = cachedEnvelope(reply.serialized, tail(), acceptEncoding)
+        else if (reply.bare) encoded = encodeText(JSON.stringify(reply.data), acceptEncoding)
+        else encoded = encodeText(dataEnvelope(reply.data, reply.pagination, tail()), acceptEncoding)
       }
     } catch (err) {
       const mapped = errorOf(err)
@@ -141,8 +142,9 @@ export function wrap(
       if (status >= 500) log.error({ err, userId }, 'request.failed')
       const envelope: Record<string, unknown> = { success: false, error: mapped.body, meta: { requestId } }
       if (options.payloadFormErrors) envelope.errors = [{ message: mapped.body.message }]
-      body = JSON.stringify(envelope)
+      encoded = encodeText(JSON.stringify(envelope), acceptEncoding)
     }
+    if (encoded?.coding) headers['Content-Encoding'] = encoded.coding
     if (cors) applyCors(headers, req.headers.get('origin'))
     const elapsed = performance.now() - started
     observeRequest(routeName, status, elapsed)
@@ -150,6 +152,6 @@ export function wrap(
     // 4xx never at error: 429 (throttled) and 408 (body never finished) are the suspicious ones.
     const level = status >= 500 ? 'error' : status === 429 || status === 408 ? 'warn' : 'info'
     logRequestCompleted(level, { requestId, route: routeName, userId, statusCode: status, durationMs })
-    return { status, headers, body }
+    return { status, headers, body: encoded?.body ?? null }
   }
 }

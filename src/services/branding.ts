@@ -1,9 +1,10 @@
 import type { Payload } from 'payload'
 
 import { getConfig } from '../config'
-import { generation } from '../db/engine'
-import { VersionedValue } from '../db/versionedCache'
+import { VersionedCache, VersionedValue } from '../db/versionedCache'
+import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 import { isAbsoluteHttpUrl, servedUrl } from '../urlPolicy'
+import { domainVersion } from './domainVersions'
 import type { BrandingRecord } from './dtos'
 
 /** The branding record of GET /meta (src/services/dtos): the configured fields, as edited, plus feature flags. */
@@ -37,7 +38,7 @@ const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && m
 const brandingDocs = new VersionedValue<BrandingDoc>()
 
 export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
-  const version = generation(payload, 'branding')
+  const version = domainVersion(payload, 'branding')
   return brandingDocs.get(version, () => payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>)
 }
 
@@ -65,6 +66,20 @@ export async function brandingRecord(payload: Payload, requestOrigin: string): P
       submissionsOpen: doc.submissionsOpen !== false,
     },
   }
+}
+
+/**
+ * GET /meta's answer per request origin (relative URLs resolve against it when no public URL
+ * is set), serialized once per branding version with its ETag. Few origins reach one server;
+ * an unbounded Host header could name many, so only the most recent few are kept.
+ */
+const brandingAnswers = new VersionedCache<SerializedAnswer>('branding_answers', 16)
+
+export async function brandingAnswer(payload: Payload, requestOrigin: string): Promise<SerializedAnswer> {
+  const version = domainVersion(payload, 'branding')
+  return brandingAnswers.get(version, requestOrigin, async () =>
+    answerSerializer.serialize(await brandingRecord(payload, requestOrigin), undefined, { etagOverData: true }),
+  )
 }
 
 /** Whether POST /content/submit is open (branding's submissionsOpen, default true). */

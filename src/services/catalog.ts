@@ -5,9 +5,10 @@
  */
 import type { Payload } from 'payload'
 
-import { generation } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
 import { weakEtag } from '../entityTag'
+import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
+import { domainVersion } from './domainVersions'
 import type { CatalogRecord } from './dtos'
 
 export type { CatalogRecord }
@@ -25,7 +26,8 @@ export type Taxonomy = {
   facetKeyById: Map<string, string>
 }
 
-type Snapshot = { record: CatalogRecord; taxonomy: Taxonomy }
+/** The record, its answer serialized once (GET /catalog writes these bytes), and the lookups. */
+type Snapshot = { record: CatalogRecord; answer: SerializedAnswer; taxonomy: Taxonomy }
 
 type Row = Record<string, any>
 const ref = (v: unknown): string | null =>
@@ -107,17 +109,22 @@ async function build(payload: Payload): Promise<Snapshot> {
     list.push(String(g.id))
     taxonomy.groupIdsBySlug.set(g.slug, list)
   }
-  return { record, taxonomy }
+  return { record, answer: answerSerializer.serialize(record, undefined, { etag: record.etag }), taxonomy }
 }
 
 /** The current snapshot: one build per taxonomy generation. */
 function current(payload: Payload): Promise<Snapshot> {
-  const version = generation(payload, 'taxonomy')
+  const version = domainVersion(payload, 'taxonomy')
   return snapshots.get(version, () => build(payload))
 }
 
 export async function getCatalog(payload: Payload): Promise<CatalogRecord> {
   return (await current(payload)).record
+}
+
+/** GET /catalog's answer: the record's bytes and its ETag, serialized once per taxonomy version. */
+export async function catalogAnswer(payload: Payload): Promise<SerializedAnswer> {
+  return (await current(payload)).answer
 }
 
 export async function getTaxonomy(payload: Payload): Promise<Taxonomy> {

@@ -1,17 +1,22 @@
 /**
  * Content reads: the list (GET /content), one item and its related items. Filters are
  * resolved to ids through the cached taxonomy, then the engine's content store runs one
- * indexed query; rows become ContentDto with slugs from the same taxonomy.
+ * indexed query; rows become ContentDto with slugs from the same taxonomy. The list and the
+ * item are also kept as serialized answers (src/serializedAnswer), so a repeated read is
+ * written from bytes without a query or a serialization.
  */
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
 import { type Pagination, paginationOf } from '../pagination'
-import { engine, type ContentFilter, type ContentRecord } from '../db/engine'
+import { engine, type ContentFilter, type ContentRecord, type Domain } from '../db/engine'
+import { VersionedCache } from '../db/versionedCache'
 import { getConfig } from '../config'
 import { ApiError, forbidden } from '../errors'
+import { answerBytes, answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 import { servedUrl } from '../urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
+import { domainsVersion } from './domainVersions'
 import { PERIODS, type ListParams } from './contentQuery'
 import type { ContentDto } from './dtos'
 
@@ -66,6 +71,12 @@ function resolveFilters(p: ListParams, t: Taxonomy): Pick<ContentFilter, 'groupI
   return out
 }
 
+/** The period's start, in whole minutes: the window moves once a minute, so repeated requests share cached pages and totals. */
+function approvedSinceOf(p: ListParams, now: Date): string | undefined {
+  const hours = PERIODS[p.period]
+  return hours ? new Date(Math.floor(now.getTime() / 60_000) * 60_000 - hours * 3_600_000).toISOString() : undefined
+}
+
 export async function listContent(
   payload: Payload,
   p: ListParams,
@@ -81,7 +92,6 @@ export async function listContent(
   // A search with no usable word (only punctuation) matches nothing.
   if (!resolved || (p.terms && p.terms.terms.length === 0 && p.terms.shortTerms.length === 0)) return empty
 
-  const hours = PERIODS[p.period]
   const page = await engine().contentStore(payload).listContent({
     statuses: p.status === 'all' ? 'all' : [p.status],
     includeInactive: canSeeInactive(user),
@@ -91,8 +101,7 @@ export async function listContent(
     ...(p.urlKey !== undefined ? { urlKey: p.urlKey } : {}),
     submittedBy: p.submittedBy,
     createdBefore: p.createdBefore,
-    // Whole minutes: the window moves once a minute, so repeated requests share a cached total.
-    approvedSince: hours ? new Date(Math.floor(now.getTime() / 60_000) * 60_000 - hours * 3_600_000).toISOString() : undefined,
+    approvedSince: approvedSinceOf(p, now),
     sort: p.sort,
     offset: p.offset,
     limit: p.limit,
@@ -132,4 +141,34 @@ export async function relatedContent(payload: Payload, slug: string, user: AuthU
     getTaxonomy(payload),
   ])
   return rows.map((r) => toContentDto(r, taxonomy))
+}
+
+/** A content answer is stale when either moves: rows are content, their group/channel/platform slugs taxonomy. */
+const CONTENT_DOMAINS: readonly Domain[] = ['content', 'taxonomy']
+
+/** What the caller may see beyond approved, active items: part of every answer's key. */
+const visibilityKey = (user: AuthUser | null) => `${canModerate(user) ? 'moderate' : ''}/${canSeeInactive(user) ? 'inactive' : ''}`
+
+export type ListAnswer = { answer: SerializedAnswer; estimated: boolean }
+
+/** Serialized list pages, by query and visibility; about 900 default pages fit in the byte bound. */
+const listAnswers = new VersionedCache<ListAnswer>('content_answers', 1_000, 16_000_000, (a) => answerBytes(a.answer))
+/** Serialized items, by slug and visibility (an invisible one is a 404, never kept). */
+const itemAnswers = new VersionedCache<SerializedAnswer>('content_item_answers', 5_000, 8_000_000, answerBytes)
+
+/** GET /content's answer: listContent's page serialized once per query, visibility and content and taxonomy versions. */
+export async function listContentAnswer(payload: Payload, p: ListParams, user: AuthUser | null, now = new Date()): Promise<ListAnswer> {
+  const version = domainsVersion(payload, CONTENT_DOMAINS)
+  // A caller without the permission for `status` has no entry to hit: listContent refuses before one is kept.
+  const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${JSON.stringify(p)}`
+  return listAnswers.get(version, key, async () => {
+    const { data, pagination, estimated } = await listContent(payload, p, user, now)
+    return { answer: answerSerializer.serialize(data, pagination), estimated }
+  })
+}
+
+/** GET /content/:slug's answer, serialized once per slug, visibility and content and taxonomy versions. */
+export async function contentAnswer(payload: Payload, slug: string, user: AuthUser | null): Promise<SerializedAnswer> {
+  const version = domainsVersion(payload, CONTENT_DOMAINS)
+  return itemAnswers.get(version, `${visibilityKey(user)}\u0000${slug}`, async () => answerSerializer.serialize(await getContent(payload, slug, user)))
 }
