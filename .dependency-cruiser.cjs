@@ -4,7 +4,8 @@
  *
  *   entry points   server.ts, payload.config.ts, app/, endpoints/, collections/, scripts/, bench/,
  *                  src/server/ (the process runtime: cluster, graceful drain, metrics endpoint)
- *   HTTP edge      src/http/, src/api/             (request/response code; used by entry points only)
+ *   HTTP edge      src/edge/                       (requests and responses: headers, Bearer tokens, CORS,
+ *                                                   envelopes, errors, request ids; used by entry points only)
  *   wiring         src/startup/, src/seed/, src/jobs/  (start-up, demo seeding, follow-up runner)
  *   services       src/services/                   (business rules shared by /api/v1 and the admin panel)
  *   auth, db       src/auth/, access/, src/db/      (authorization and the database engines)
@@ -15,7 +16,7 @@
  * A module may import its own layer and any layer below it, never one above.
  */
 const ENTRY = '^(server[.]ts|payload[.]config[.]ts|app/|endpoints/|collections/|scripts/|bench/|src/server/)'
-const HTTP = '^src/(http|api)/'
+const HTTP = '^src/edge/'
 const WIRING = '^src/(startup|seed|jobs)/'
 const SERVICES = '^src/services/'
 const AUTH = '^(src/auth/|access/)'
@@ -109,6 +110,20 @@ module.exports = {
       comment: 'The platform imports nothing above it.',
       from: { path: PLATFORM },
       to: { path: `${DB}|${AUTH}|${SERVICES}|${WIRING}|${HTTP}` },
+    },
+    {
+      name: 'edge-only-from-entry-points',
+      severity: 'error',
+      comment: 'Only entry points (server, routes, the Next app, the process runtime) use the HTTP edge; collections, access and everything under it see no request.',
+      from: { path: '^(src|access|collections)/', pathNot: '^src/(edge|server)/' },
+      to: { path: HTTP },
+    },
+    {
+      name: 'no-http-below-the-edge',
+      severity: 'error',
+      comment: "Node's HTTP modules belong to the edge and the process runtime: nothing else handles a request or a header.",
+      from: { path: '^(src|access|collections|endpoints)/', pathNot: '^src/(edge|server)/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2)$' },
     },
     {
       name: 'not-to-unresolvable',

@@ -1,6 +1,6 @@
 import { withPayload } from '@payloadcms/next/withPayload'
 
-import { securityHeaders } from './src/http/securityHeaders.js'
+import { securityHeaders } from './src/edge/securityHeaders.js'
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

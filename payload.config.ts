@@ -86,7 +86,7 @@ export default buildConfig({
   // take the same job).
   graphQL: { disable: true },
   // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every
-  // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/http/cors).
+  // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/edge/cors).
   // Payload's type ('*' | CORSConfig | string[], default []) has no "off"; only a falsy value skips its helper.
   cors: '' as unknown as string[],
   sharp,

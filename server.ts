@@ -4,7 +4,7 @@
  * configuration with one readable message, append the socket address to X-Forwarded-For
  * (the client address is read from its right, through the proxies TRUST_PROXY trusts, so a
  * forged header dodges no rate limit), time out slow requests and answer Node-level errors
- * with the envelope (src/http/nodeServer), start Payload (bootstrap, seed) before the
+ * with the envelope (src/edge/nodeServer), start Payload (bootstrap, seed) before the
  * first user request, run WEB_CONCURRENCY worker processes, stop gracefully on SIGTERM/SIGINT
  * and serve /metrics (src/server).
  */
@@ -20,8 +20,8 @@ const { runServer } = await import('./src/server/run')
 await runServer(config, async () => {
   const { default: next } = await import('next')
   const { getPayload } = await import('payload')
-  const { serveApi, writeResult } = await import('./src/http/nodeAdapter')
-  const { NodeHeaderReader } = await import('./src/http/headers')
+  const { serveApi, writeResult } = await import('./src/edge/nodeAdapter')
+  const { NodeHeaderReader } = await import('./src/edge/headers')
   const { logger } = await import('./src/logging')
   const { dispatchApi } = await import('./endpoints')
   const { answerReference, isReferencePath } = await import('./endpoints/reference')

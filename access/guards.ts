@@ -1,4 +1,7 @@
-import { verifyAccessToken } from '../src/auth/accessToken'
+/**
+ * Who a caller is and what it may do, as permission strings (never role names). The edge
+ * (src/edge/bearer.ts) turns a request's token into an AuthUser; everything below sees only that.
+ */
 import { ApiError, forbidden } from '../src/errors'
 
 /** The caller as the API sees it: an id and the permissions its access token carries. */
@@ -12,30 +15,8 @@ export type SubjectCheck = (userId: string) => Promise<boolean>
 /** Every authenticated caller may submit content; the permission need not be granted. */
 export const IMPLICIT_PERMISSIONS = ['content.submit']
 
-/** The token of an `Authorization: Bearer …` value: undefined when absent, null when malformed. */
-function bearerToken(header: string | null): string | null | undefined {
-  if (!header) return undefined
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim())
-  return match ? match[1]! : null
-}
-
-/**
- * required-auth and optional-auth from the spec: a missing token is 401 `auth.missing_token`
- * only when required; a present but malformed, forged or expired token is always 401
- * `auth.invalid_token`. With `isLive` (state-changing requests), a token whose subject is no
- * longer an active user is `auth.invalid_token` too, though its signature and expiry hold.
- */
-export async function authenticate(authorization: string | null, mode: AuthMode, isLive?: SubjectCheck): Promise<AuthUser | null> {
-  if (mode === 'none') return null
-  const token = bearerToken(authorization)
-  if (token === undefined) {
-    if (mode === 'required') throw new ApiError(401, 'auth.missing_token', 'An access token is required.')
-    return null
-  }
-  const claims = token ? await verifyAccessToken(token) : null
-  if (!claims || (isLive && !(await isLive(claims.sub)))) {
-    throw new ApiError(401, 'auth.invalid_token', 'The access token is malformed, expired or not recognized.')
-  }
+/** The caller a verified token names: its subject, with its permissions and the implicit ones. */
+export function callerOf(claims: { sub: string; permissions: readonly string[] }): AuthUser {
   return { id: claims.sub, permissions: [...new Set([...claims.permissions, ...IMPLICIT_PERMISSIONS])] }
 }
 

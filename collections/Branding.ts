@@ -1,7 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
-import { globalWriteHook } from '../src/services/domainWriteHooks'
+import { globalWriteHook } from './hooks/domainWrites'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { brandingUrlValidator, publicUrlValidator } from '../src/urlPolicy'
 import { COLOR_PICKER } from './taxonomyFields'

@@ -2,10 +2,8 @@ import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import type { Content as ContentDoc } from '../payload-types'
-import { contentUrlKeyHook } from '../src/services/contentDuplicates'
-import { domainWriteHooks } from '../src/services/domainWriteHooks'
-import { consoleContentRules } from '../src/services/contentSubmission'
-import { deriveThumbnailUrl } from '../src/services/contentThumbnail'
+import { domainWriteHooks } from './hooks/domainWrites'
+import { consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl } from './hooks/content'
 import { slugProblem } from '../src/slug'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { contentUrlValidator } from '../src/urlPolicy'
@@ -59,10 +57,10 @@ export const Content: CollectionConfig = {
   defaultSort: '-approvedAt',
   hooks: {
     // The console's REST: submit rules on create, no workflow move on update (services only).
-    // Then, for every write, the URL key follows the URL (duplicate URLs, src/services/contentDuplicates).
-    // thumbnailUrl always follows the thumbnail's media record (src/services/contentThumbnail).
+    // Then, for every write, the URL key follows the URL (duplicate URLs, ./hooks/content).
+    // thumbnailUrl always follows the thumbnail's media record (./hooks/content).
     beforeChange: [consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl],
-    // Cached lists and totals are keyed by the content change counter, moved in the write's transaction.
+    // Cached lists and totals follow the content generation, moved once the write commits.
     ...domainWriteHooks('content'),
   },
   fields: [

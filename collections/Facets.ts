@@ -1,8 +1,8 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { domainWriteHooks } from '../src/services/domainWriteHooks'
-import { renameOnlyGuard } from '../src/services/taxonomyWrites'
+import { domainWriteHooks } from './hooks/domainWrites'
+import { renameOnlyGuard } from './hooks/workflowFields'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 import { colorField, labelField } from './taxonomyFields'
 

@@ -1,8 +1,8 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
-import { referencedWriteHooks } from '../src/services/domainWriteHooks'
-import { protectMediaInUseFromDelete, protectMediaInUseFromReplace } from '../src/services/mediaInUse'
+import { referencedWriteHooks } from './hooks/domainWrites'
+import { protectMediaInUseFromDelete, protectMediaInUseFromReplace } from './hooks/media'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */

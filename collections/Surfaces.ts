@@ -1,8 +1,8 @@
 import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
-import { domainWriteHooks } from '../src/services/domainWriteHooks'
-import { renameOnlyGuard } from '../src/services/taxonomyWrites'
+import { domainWriteHooks } from './hooks/domainWrites'
+import { renameOnlyGuard } from './hooks/workflowFields'
 import { browseModeField, colorField, displayOrderField, isActiveField, labelField, routePrefixField, slugField } from './taxonomyFields'
 
 /** Top level of the navigation tree. Never hard-deleted: deactivate instead. */

@@ -1,8 +1,8 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
-import { domainWriteHooks } from '../src/services/domainWriteHooks'
-import { tagSlugGuard } from '../src/services/tagWrites'
+import { domainWriteHooks } from './hooks/domainWrites'
+import { tagSlugGuard } from './hooks/workflowFields'
 import { labelField, slugField } from './taxonomyFields'
 
 /** Tags, each in one facet. Never deleted; rename is the editorial operation. */

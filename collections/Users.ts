@@ -2,7 +2,7 @@ import { APIError, type CollectionAfterReadHook, type CollectionBeforeChangeHook
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { permissionsOf } from '../access/userPermissions'
-import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from '../src/services/userHooks'
+import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from './hooks/users'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
 import { normalizeUsername, usernameProblem } from '../src/auth/usernames'
 import { LAST_HOLDER_MESSAGE, orphanedPermissions } from '../src/services/lastHolder'

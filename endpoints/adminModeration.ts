@@ -4,8 +4,8 @@
  * The same permissions as the API's routes (content.approve; content.delete for the soft
  * delete and its undo), the same services, addressed by id: the console's PATCH cannot move these fields.
  */
-import { consoleEndpoint } from '../src/api/consoleEndpoint'
-import { parseWith } from '../src/api/validation'
+import { consoleEndpoint } from '../src/edge/consoleEndpoint'
+import { parseWith } from '../src/edge/validation'
 import { approveContent, rejectContent, restoreContent, softDeleteContent } from '../src/services/contentWrites'
 import { rejectBody } from './contentWrites'
 

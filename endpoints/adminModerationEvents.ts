@@ -2,7 +2,7 @@
  * The console's read of one item's audit events (the content sidebar): GET
  * /api/moderation-events/history/<id>, signed in by the console session, content.moderate.
  */
-import { consoleEndpoint } from '../src/api/consoleEndpoint'
+import { consoleEndpoint } from '../src/edge/consoleEndpoint'
 import { listModerationEvents } from '../src/services/moderationEvents'
 
 /** How many of an item's events the sidebar shows. */

@@ -3,8 +3,8 @@
  * tag.manage, calling the same service as the API with the tag's id.
  * GET /api/tags/rename/<id> tells how many items a rename would touch; POST renames.
  */
-import { consoleEndpoint } from '../src/api/consoleEndpoint'
-import { parseWith } from '../src/api/validation'
+import { consoleEndpoint } from '../src/edge/consoleEndpoint'
+import { parseWith } from '../src/edge/validation'
 import { renameImpact, renameTag } from '../src/services/tagWrites'
 import { renameBody } from './tagWrites'
 

@@ -1,15 +1,15 @@
 /**
  * The console's taxonomy tree actions: Payload collection endpoints on `surfaces`
  * (POST /api/surfaces/tree/reorder | active | create), on the console adapter
- * (src/api/consoleEndpoint.ts: session, envelope, request id, log line), guarded by
+ * (src/edge/consoleEndpoint.ts: session, envelope, request id, log line), guarded by
  * catalog.manage like the API's routes and calling the same services with the same body
  * schemas: reorderChildren, updateNode (isActive) and createNode.
  */
 import type { DataFromCollectionSlug, Payload, Where } from 'payload'
 import { z } from 'zod'
 
-import { consoleEndpoint } from '../src/api/consoleEndpoint'
-import { parseWith } from '../src/api/validation'
+import { consoleEndpoint } from '../src/edge/consoleEndpoint'
+import { parseWith } from '../src/edge/validation'
 import { ApiError } from '../src/errors'
 import { suggestSlug } from '../src/slug'
 import { createNode, type ReorderableKind, reorderChildren, updateNode } from '../src/services/taxonomyWrites'

@@ -1,4 +1,4 @@
-import { defineRoute } from '../src/api/route'
+import { defineRoute } from '../src/edge/route'
 import { catalogAnswer } from '../src/services/catalog'
 import { PUBLIC_CACHE } from './meta'
 import { CatalogRecord } from './dtos'

@@ -9,15 +9,15 @@
 import { z } from 'zod'
 
 import { permissionsOfUser } from '../access/userPermissions'
-import { consoleEndpoint } from '../src/api/consoleEndpoint'
-import { parseWith } from '../src/api/validation'
+import { consoleEndpoint } from '../src/edge/consoleEndpoint'
+import { parseWith } from '../src/edge/validation'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../src/auth/passwords'
 import { CONSOLE_PERMISSIONS } from '../src/auth/permissions'
 import { startSession } from '../src/auth/adminSession'
 import { ApiError, forbidden } from '../src/errors'
 import { verifyCredentials } from '../src/services/auth'
 import { SYSTEM_GRANTOR } from '../src/services/grants'
-import { rateLimit } from '../src/api/rateLimitGate'
+import { rateLimit } from '../src/edge/rateLimitGate'
 import { ADMIN_ROLE_NAME, roleIdByName } from '../src/services/roles'
 import { createUser } from '../src/services/users'
 

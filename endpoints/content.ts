@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/api/route'
+import { defineRoute } from '../src/edge/route'
 import { contentAnswer, listContentAnswer, relatedContent } from '../src/services/content'
-import { parseQuery } from '../src/api/validation'
+import { parseQuery } from '../src/edge/validation'
 import { ContentDto } from './dtos'
 import { listContentQuery } from './queries'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-import { rateLimit } from '../src/api/rateLimitGate'
-import { defineRoute } from '../src/api/route'
-import { parseWith } from '../src/api/validation'
+import { rateLimit } from '../src/edge/rateLimitGate'
+import { defineRoute } from '../src/edge/route'
+import { parseWith } from '../src/edge/validation'
 import { approveContent, rejectContent, restoreContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { contentUrlField } from '../src/urlPolicy'

@@ -1,4 +1,4 @@
-import { defineRoute } from '../src/api/route'
+import { defineRoute } from '../src/edge/route'
 import { ApiError } from '../src/errors'
 import { databaseAnswers } from '../src/services/health'
 import { notReady } from '../src/startup/readiness'

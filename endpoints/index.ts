@@ -1,5 +1,5 @@
-import type { RouteSpec } from '../src/api/route'
-import { createDispatcher } from '../src/api/router'
+import type { RouteSpec } from '../src/edge/route'
+import { createDispatcher } from '../src/edge/router'
 import { authRoutes } from './auth'
 import { catalog } from './catalog'
 import { getContentRoute, listContentRoute, relatedContentRoute } from './content'

@@ -1,4 +1,4 @@
-import { defineRoute } from '../src/api/route'
+import { defineRoute } from '../src/edge/route'
 import { brandingAnswer } from '../src/services/branding'
 import { BrandingRecord } from './dtos'
 

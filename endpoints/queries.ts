@@ -1,18 +1,18 @@
 /**
  * The query strings of the list routes, each defined once, as a zod schema: it validates
- * the query (src/api/validation's parseQuery), gives each spec rule its code
+ * the query (src/edge/validation's parseQuery), gives each spec rule its code
  * (pagination.invalid, sort.unsupported, query.too_short; validation.failed with
  * `{ field, constraint, value }` for the rest), is the route's declaration the OpenAPI
  * document is built from, and its output is the handler's typed input.
  *
  * Parameters arrive as text. The order of an object's keys is the order of the field list
  * of validation.failed; which code wins when several rules fail is the error table's order
- * (src/api/validation). A rule zod cannot express in JSON Schema (lengths in code points,
+ * (src/edge/validation). A rule zod cannot express in JSON Schema (lengths in code points,
  * a parameter that is an integer in text) is documented with `meta`, from the same constants.
  */
 import { z } from 'zod'
 
-import { answering, problem } from '../src/api/validation'
+import { answering, problem } from '../src/edge/validation'
 import { MODERATION_ACTIONS, type ModerationAction } from '../src/db/moderationEventTypes'
 import { ApiError } from '../src/errors'
 import { type Page, pageValue } from '../src/pagination'

@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
-import { buildOpenApiDocument, type OpenApiDocument } from '../src/api/openapi'
-import type { ApiResult } from '../src/api/route'
+import { buildOpenApiDocument, type OpenApiDocument } from '../src/edge/openapi'
+import type { ApiResult } from '../src/edge/route'
 import { getConfig } from '../src/config'
 import { weakEtag } from '../src/entityTag'
-import { etagMatches } from '../src/http/etag'
-import type { HeaderReader } from '../src/http/headers'
+import { etagMatches } from '../src/edge/etag'
+import type { HeaderReader } from '../src/edge/headers'
 import { routes } from './index'
 
 export const OPENAPI_PATH = '/openapi.json'

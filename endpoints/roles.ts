@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/api/route'
-import { parseWith } from '../src/api/validation'
+import { defineRoute } from '../src/edge/route'
+import { parseWith } from '../src/edge/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { grantorWith } from '../src/services/grants'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/api/route'
-import { parseWith } from '../src/api/validation'
+import { defineRoute } from '../src/edge/route'
+import { parseWith } from '../src/edge/validation'
 import { SLUG_ENTITIES, suggest } from '../src/slug'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { SlugSuggestion } from './dtos'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/api/route'
-import { parseWith } from '../src/api/validation'
+import { defineRoute } from '../src/edge/route'
+import { parseWith } from '../src/edge/validation'
 import { createTag, renameTag, updateTag } from '../src/services/tagWrites'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { TagDto, TagRename } from './dtos'

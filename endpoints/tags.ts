@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/api/route'
-import { parseQuery } from '../src/api/validation'
+import { defineRoute } from '../src/edge/route'
+import { parseQuery } from '../src/edge/validation'
 import { getTag, listTags } from '../src/services/tags'
 import { TagDto } from './dtos'
 import { listTagsQuery } from './queries'

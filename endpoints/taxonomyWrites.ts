@@ -7,9 +7,9 @@
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
-import type { ErrorCode } from '../src/api/errorCodes'
-import { defineRoute, type RouteSpec } from '../src/api/route'
-import { parseWith } from '../src/api/validation'
+import type { ErrorCode } from '../src/edge/errorCodes'
+import { defineRoute, type RouteSpec } from '../src/edge/route'
+import { parseWith } from '../src/edge/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { FIELD_RULES, TAXONOMY_KINDS } from '../src/services/taxonomyFields'
 import { createNode, findNode, renameNode, reorderChildren, type ReorderableKind, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/api/route'
-import { parseQuery, parseWith } from '../src/api/validation'
+import { defineRoute } from '../src/edge/route'
+import { parseQuery, parseWith } from '../src/edge/validation'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { emailField, passwordField, usernameField } from './auth/schemas'

@@ -3,10 +3,10 @@
  * route, cache lookups, database call timings, follow-up job failures and queue depth, and
  * Node's own process metrics. A platform module: the layers above report into it through
  * the small functions below (pre-labelled children, so a hot path pays an increment, not a
- * label lookup); GET /metrics (src/http/metricsEndpoint) reads it.
+ * label lookup); GET /metrics (src/edge/metricsEndpoint) reads it.
  *
  * In cluster mode each worker keeps its own values; the primary sums them on a scrape
- * (prom-client's AggregatorRegistry, src/http/cluster).
+ * (prom-client's AggregatorRegistry, src/edge/cluster).
  */
 import client, { type Counter, type Histogram } from 'prom-client'
 

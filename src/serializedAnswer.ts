@@ -1,6 +1,6 @@
 /**
  * An answer serialized once and kept as bytes. A cache (the content, catalog and branding
- * services) holds these; the HTTP edge (src/api/wrap.ts) writes the bytes of a hit as they are,
+ * services) holds these; the HTTP edge (src/edge/wrap.ts) writes the bytes of a hit as they are,
  * with only the per-request `meta` appended, so a hit costs no JSON.stringify of its data.
  * A platform utility: services make them, the edge writes them, neither imports the other.
  */

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 
-import { parseWith } from '../src/api/validation'
-import { wrap } from '../src/api/wrap'
+import { parseWith } from '../src/edge/validation'
+import { wrap } from '../src/edge/wrap'
 import { resetConfig } from '../src/config'
-import { apiRequestFromFetch, toResponse } from '../src/http/fetchAdapter'
+import { apiRequestFromFetch, toResponse } from '../src/edge/fetchAdapter'
 import { ApiError } from '../src/errors'
 import { testApp } from './support/app'
 

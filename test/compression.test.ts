@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { MIN_COMPRESSED_BYTES } from '../src/http/compression'
+import { MIN_COMPRESSED_BYTES } from '../src/edge/compression'
 import { content, create, facetId, taxonomy, tokenFor } from './content/helpers'
 import { testApp, type TestApp } from './support/app'
 import { startHttpServer, type RunningServer } from './support/httpServer'

@@ -4,7 +4,7 @@
  * developer runs, so CI enforces exactly what docs/architecture.md describes.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -21,13 +21,15 @@ describe('layers', () => {
     expect(run.stdout).toContain('no dependency violations found')
   })
 
-  it('each rule catches its crossing: services → HTTP, src → entry points, db → services, platform → up, cycles', () => {
+  it('each rule catches its crossing: services → HTTP, headers below the edge, src → entry points, db → services, platform → up, cycles', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'layers-'))
     copyFileSync(path.join(root, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'))
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', strict: true } }),
-      'src/api/route.ts': 'export type Reply = { data: unknown }\n',
-      'src/services/list.ts': "import type { Reply } from '../api/route'\nexport const list = (): Reply => ({ data: [] })\n",
+      'src/edge/route.ts': 'export type Reply = { data: unknown }\n',
+      'src/services/list.ts': "import type { Reply } from '../edge/route'\nexport const list = (): Reply => ({ data: [] })\n",
+      'src/services/readsHeaders.ts': "import type { IncomingMessage } from 'node:http'\nexport const ua = (r: IncomingMessage) => r.headers['user-agent']\n",
+      'collections/Things.ts': "import type { Reply } from '../src/edge/route'\nexport const r: Reply = { data: null }\n",
       'src/services/usesEndpoint.ts': "import { handler } from '../../endpoints/health'\nexport const h = handler\n",
       'src/services/usesStartup.ts': "import { onStart } from '../startup/startup'\nexport const s = onStart\n",
       'src/startup/startup.ts': 'export const onStart = () => undefined\n',
@@ -41,7 +43,7 @@ describe('layers', () => {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
       writeFileSync(path.join(dir, file), text)
     }
-    const run = spawnSync(depcruise, ['src', 'endpoints', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+    const run = spawnSync(depcruise, ['src', 'endpoints', 'collections', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
       cwd: dir,
       encoding: 'utf8',
       timeout: 60_000,
@@ -54,7 +56,10 @@ describe('layers', () => {
       .sort()
     expect(found).toEqual(
       [
-        'services-not-to-http: src/services/list.ts → src/api/route.ts',
+        'services-not-to-http: src/services/list.ts → src/edge/route.ts',
+        'edge-only-from-entry-points: src/services/list.ts → src/edge/route.ts',
+        'edge-only-from-entry-points: collections/Things.ts → src/edge/route.ts',
+        'no-http-below-the-edge: src/services/readsHeaders.ts → http',
         'services-not-to-http: src/services/usesEndpoint.ts → endpoints/health.ts',
         'src-not-to-entry-points: src/services/usesEndpoint.ts → endpoints/health.ts',
         'services-not-to-wiring: src/services/usesStartup.ts → src/startup/startup.ts',
@@ -64,6 +69,14 @@ describe('layers', () => {
         'no-circular: src/events',
       ].sort(),
     )
+  })
+
+  it("Payload's hooks live beside their collections (collections/hooks/): nothing under src/ defines one", () => {
+    const hookType = /\b(Collection|Global)\w*Hook\b|\bFieldHook\b/
+    const offenders = readdirSync(path.join(root, 'src'), { recursive: true })
+      .map(String)
+      .filter((f) => /\.tsx?$/.test(f) && hookType.test(readFileSync(path.join(root, 'src', f), 'utf8')))
+    expect(offenders).toEqual([])
   })
 
   it('the known-violations baseline is empty: every layer crossing is fixed, none excused', () => {

@@ -1,6 +1,6 @@
 /**
- * The production path: Node's http server (src/http/nodeServer, as server.ts builds it) hands
- * /api/v1 to the dispatcher through the Node adapter (src/http/nodeAdapter), with no Fetch
+ * The production path: Node's http server (src/edge/nodeServer, as server.ts builds it) hands
+ * /api/v1 to the dispatcher through the Node adapter (src/edge/nodeAdapter), with no Fetch
  * objects in between. Driven over real HTTP.
  */
 import { request as httpRequest, type Server } from 'node:http'
@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../endpoints'
 import { MAX_BODY_BYTES } from '../src/errors'
-import { serveApi } from '../src/http/nodeAdapter'
-import { createAppServer } from '../src/http/nodeServer'
+import { serveApi } from '../src/edge/nodeAdapter'
+import { createAppServer } from '../src/edge/nodeServer'
 import { testApp } from './support/app'
 
 let server: Server

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { routes } from '../endpoints'
 import { openApiDocument } from '../endpoints/reference'
-import { openApiPath } from '../src/api/openapi'
+import { openApiPath } from '../src/edge/openapi'
 import { testApp } from './support/app'
 import { contractChecker } from './support/contract'
 import { startHttpServer, type RunningServer } from './support/httpServer'

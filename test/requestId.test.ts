@@ -1,7 +1,7 @@
 import { decodeTime } from 'ulid'
 import { describe, expect, it } from 'vitest'
 
-import { fastUlid, requestIdFrom } from '../src/api/requestId'
+import { fastUlid, requestIdFrom } from '../src/edge/requestId'
 
 describe('request ids', () => {
   it('are ULIDs that decode to their time and differ every call', () => {

@@ -1,8 +1,8 @@
-import type { ApiContext } from '../../src/api/route'
+import type { ApiContext } from '../../src/edge/route'
 import type { ClientInfo } from '../../src/services/refreshTokens'
 
 /** What a refresh-token record notes about the client that obtained it. */
 export const clientInfo = (ctx: ApiContext): ClientInfo => ({
   ip: ctx.ip,
-  userAgent: ctx.req.headers.get('user-agent') ?? '',
+  userAgent: ctx.userAgent,
 })

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../../src/api/route'
+import type { RouteSpec } from '../../src/edge/route'
 import { login } from './login'
 import { logout } from './logout'
 import { me } from './me'

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-import { rateLimit } from '../../src/api/rateLimitGate'
-import { defineRoute } from '../../src/api/route'
-import { parseWith } from '../../src/api/validation'
+import { rateLimit } from '../../src/edge/rateLimitGate'
+import { defineRoute } from '../../src/edge/route'
+import { parseWith } from '../../src/edge/validation'
 import { login as loginUser } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
 import { Session } from '../dtos'

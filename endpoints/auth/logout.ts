@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../../src/api/route'
-import { parseWith } from '../../src/api/validation'
+import { defineRoute } from '../../src/edge/route'
+import { parseWith } from '../../src/edge/validation'
 import { logout as endFamily } from '../../src/services/auth'
 import { refreshTokenField } from './schemas'
 

@@ -1,4 +1,4 @@
-import { defineRoute } from '../../src/api/route'
+import { defineRoute } from '../../src/edge/route'
 import { me as currentUser } from '../../src/services/auth'
 import { Me } from '../dtos'
 

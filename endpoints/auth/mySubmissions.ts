@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../../src/api/route'
-import { parseQuery } from '../../src/api/validation'
+import { defineRoute } from '../../src/edge/route'
+import { parseQuery } from '../../src/edge/validation'
 import { listOwnSubmissions } from '../../src/services/contentBySubmitter'
 import { ContentDto } from '../dtos'
 import { paginationQuery } from '../queries'

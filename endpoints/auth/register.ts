@@ -1,9 +1,9 @@
 import { z } from 'zod'
 
 import { hasPermissions } from '../../access/guards'
-import { rateLimit } from '../../src/api/rateLimitGate'
-import { defineRoute } from '../../src/api/route'
-import { parseWith } from '../../src/api/validation'
+import { rateLimit } from '../../src/edge/rateLimitGate'
+import { defineRoute } from '../../src/edge/route'
+import { parseWith } from '../../src/edge/validation'
 import { getConfig } from '../../src/config'
 import { forbidden } from '../../src/errors'
 import { register as registerUser } from '../../src/services/auth'

@@ -45,7 +45,7 @@ export type AppConfig = {
   pagination: { defaultLimit: number; maxLimit: number; maxOffset: number }
   bootstrapAdmin?: { email: string; password: string }
   seedDemo: boolean
-  /** Which proxies may name the client in X-Forwarded-For (src/api/clientIp). */
+  /** Which proxies may name the client in X-Forwarded-For (src/edge/clientIp). */
   trustProxy: TrustProxy
   /** Node's headersTimeout and requestTimeout (server.ts), in seconds. */
   httpRequestTimeoutSeconds: number

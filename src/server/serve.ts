@@ -14,7 +14,7 @@ import type { Payload } from 'payload'
 
 import type { AppConfig } from '../config'
 import { closeDatabase, engine } from '../db/engine'
-import { createAppServer, type PathHandler } from '../http/nodeServer'
+import { createAppServer, type PathHandler } from '../edge/nodeServer'
 import { stopFollowUps } from '../jobs/followUps'
 import { flushLogs, logCrashes, logger } from '../logging'
 import { collectQueueDepth, observeRequest } from '../metrics'

@@ -166,7 +166,7 @@ export async function me(payload: Payload, userId: string): Promise<{ user: User
 
 /**
  * Checks the current password, stores the new one (which revokes every refresh token of the
- * user and ends admin sessions, see src/services/userHooks.ts), then issues a fresh pair.
+ * user and ends admin sessions, see collections/hooks/users.ts), then issues a fresh pair.
  */
 export async function changePassword(
   payload: Payload,

@@ -5,7 +5,7 @@
  * (urlKey, urlKeyOrdinal) settles races (every new item has ordinal 0; src/db backfills
  * older rows). The first item's slug and status are told only to a caller who may see it.
  */
-import type { CollectionBeforeChangeHook, Payload } from 'payload'
+import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
 import { engine, type ContentRecord } from '../db/engine'
@@ -44,20 +44,4 @@ export async function assertUrlFree(payload: Payload, url: string, user: AuthUse
 export async function duplicateAfterRace(payload: Payload, key: string, user: AuthUser | null): Promise<ApiError | null> {
   const existing = await engine().contentStore(payload).contentByUrlKey(key)
   return existing.length > 0 ? duplicateError(existing, user) : null
-}
-
-/**
- * Content's beforeChange hook for every write (services, console, fixtures): the key always
- * follows the URL and is never taken from the input. A changed URL is a new key with
- * ordinal 0; an unchanged one keeps the stored key and ordinal (legacy copies keep theirs).
- */
-export const contentUrlKeyHook: CollectionBeforeChangeHook = ({ data, operation, originalDoc }) => {
-  const original = (originalDoc ?? {}) as { url?: unknown; urlKey?: unknown; urlKeyOrdinal?: unknown }
-  const url = typeof data.url === 'string' ? data.url : typeof original.url === 'string' ? original.url : null
-  if (url === null) return data
-  const key = urlKeyOf(url)
-  if (operation === 'update' && original.urlKey === key) {
-    return { ...data, urlKey: original.urlKey, urlKeyOrdinal: original.urlKeyOrdinal ?? 0 }
-  }
-  return { ...data, urlKey: key, urlKeyOrdinal: 0 }
 }

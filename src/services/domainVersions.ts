@@ -1,10 +1,12 @@
 /**
  * The generations the services' caches key on (src/db/generations: a memory read, moved by
- * the engine's change feed), read here and only here.
+ * the engine's change feed), read here and only here; and the collection hooks' note of a save.
  */
-import type { Payload } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
-import { type Domain, generation } from '../db/engine'
+import { type Domain, engine, generation } from '../db/engine'
+
+export type { Domain }
 
 /** One domain's current generation. */
 export function domainVersion(payload: Payload, domain: Domain): string {
@@ -17,4 +19,9 @@ export function domainVersion(payload: Payload, domain: Domain): string {
  */
 export function domainsVersion(payload: Payload, domains: readonly Domain[]): string {
   return domains.map((domain) => domainVersion(payload, domain)).join('\u0000')
+}
+
+/** A Payload save in `req` changed `domain` (collections/hooks/domainWrites.ts): generations move once it commits. */
+export function noteDomainWrite(req: PayloadRequest, domain: Domain): Promise<void> {
+  return engine().noteDomainWrite(req, domain)
 }

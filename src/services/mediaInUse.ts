@@ -1,10 +1,10 @@
 /**
  * An uploaded file that the service shows (a content item's thumbnail, the branding logo or
  * icon) is protected: it cannot be deleted, and its file cannot be replaced (the public
- * thumbnailUrl would point at a missing or a different image). Refused with 409 in the console
- * and Payload REST, naming where it is used; unused media stays free to change.
+ * thumbnailUrl would point at a missing or a different image). The media collection's hooks
+ * (collections/hooks/media.ts) refuse with 409, naming where it is used; unused media stays free.
  */
-import { APIError, type CollectionBeforeDeleteHook, type CollectionBeforeOperationHook, type PayloadRequest, type Where } from 'payload'
+import type { PayloadRequest } from 'payload'
 
 /** Where the media record is shown: `content:<slug>`, `branding.logo`, `branding.icon`. */
 export async function mediaUses(req: PayloadRequest, mediaId: string): Promise<string[]> {
@@ -24,30 +24,4 @@ export async function mediaUses(req: PayloadRequest, mediaId: string): Promise<s
   if (idOf(branding.logo) === mediaId) uses.push('branding.logo')
   if (idOf(branding.icon) === mediaId) uses.push('branding.icon')
   return uses
-}
-
-const inUse = (uses: string[], what: string) =>
-  new APIError(`This file is in use (${uses.join(', ')}): ${what}. Choose another file there first.`, 409, { uses }, true)
-
-export const protectMediaInUseFromDelete: CollectionBeforeDeleteHook = async ({ id, req }) => {
-  const uses = await mediaUses(req, String(id))
-  if (uses.length > 0) throw inUse(uses, 'it cannot be deleted')
-}
-
-/**
- * A new file on an existing record (Payload's "replace file"): refused while the record is
- * shown. Before the operation: Payload deletes the old file before any change hook runs.
- */
-export const protectMediaInUseFromReplace: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
-  if ((operation !== 'update' && operation !== 'updateByID') || !req.file) return args
-  const { id, where } = args as { id?: unknown; where?: Where }
-  const ids =
-    id !== undefined
-      ? [String(id)]
-      : (await req.payload.find({ collection: 'media', where: where ?? {}, depth: 0, pagination: false, overrideAccess: true, select: {}, req })).docs.map((d) => String(d.id))
-  for (const mediaId of ids) {
-    const uses = await mediaUses(req, mediaId)
-    if (uses.length > 0) throw inUse(uses, 'its file cannot be replaced')
-  }
-  return args
 }

@@ -12,7 +12,7 @@ import { assertSlug, chooseSlug } from '../slug'
 import { getTaxonomy } from './catalog'
 import { withConflicts } from './conflicts'
 import { getTag, type TagDto } from './tags'
-import { workflowFieldsGuard } from './workflowGuard'
+import type { WorkflowField } from './workflowGuard'
 import { payloadWrite } from '../db/payloadWrite'
 import { renameTag as applyTagRename } from '../db/workflow'
 
@@ -97,7 +97,5 @@ export async function renameImpact(payload: Payload, ref: TagRef): Promise<numbe
   return res.totalDocs
 }
 
-/** The tags collection hook: a slug changes only through renameTag (content follows, audit written). */
-export const tagSlugGuard = workflowFieldsGuard('tags', [
-  { name: 'slug', use: 'Rename (the Rename action, or POST /api/v1/tags/<slug>/rename)' },
-])
+/** The tags' workflow field: a slug changes only through renameTag (content follows, audit written). */
+export const TAG_WORKFLOW_FIELDS: readonly WorkflowField[] = [{ name: 'slug', use: 'Rename (the Rename action, or POST /api/v1/tags/<slug>/rename)' }]

@@ -13,7 +13,7 @@ import { ApiError } from '../errors'
 import { assertSlug, chooseSlug } from '../slug'
 import { withConflicts } from './conflicts'
 import { type KindSpec, TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'
-import { WORKFLOW_CONTEXT, workflowFieldsGuard } from './workflowGuard'
+import { WORKFLOW_CONTEXT, type WorkflowField } from './workflowGuard'
 import { recordedUpdate, reorderTaxonomy } from '../db/workflow'
 import { payloadWrite } from '../db/payloadWrite'
 
@@ -162,9 +162,11 @@ const RENAME_ROUTES: Record<TaxonomyKind, string> = {
   facet: 'POST /api/v1/catalog/facets/<key>/rename',
 }
 
-/** The collection hook that keeps a node's slug (key) out of plain updates: renames go through renameNode. */
-export const renameOnlyGuard = (kind: TaxonomyKind) =>
-  workflowFieldsGuard(KINDS[kind].collection, [{ name: KINDS[kind].keyField, use: `the rename operation (${RENAME_ROUTES[kind]})` }])
+/** A node's workflow field: its slug (key) changes only through renameNode (collections/hooks/workflowFields.ts guards it). */
+export const renameOnlyFields = (kind: TaxonomyKind): { collection: string; fields: WorkflowField[] } => ({
+  collection: KINDS[kind].collection,
+  fields: [{ name: KINDS[kind].keyField, use: `the rename operation (${RENAME_ROUTES[kind]})` }],
+})
 
 // ---- Reorder: one parent's children, displayOrder = position, in one transaction ----
 

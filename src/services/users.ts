@@ -2,7 +2,7 @@
  * Users: the DTO, CRUD and deactivation. Every write names its grantor and obeys the grant
  * rule (src/services/grants.ts): roles only with permissions the grantor holds, and no
  * change to a user who holds a permission the grantor lacks. Passwords are given as plain `password` and hashed
- * by the users collection's hooks (src/services/userHooks.ts), so the API and the admin panel
+ * by the users collection's hooks (collections/hooks/users.ts), so the API and the admin panel
  * share one path to the argon2id hash.
  */
 import type { Payload, Where } from 'payload'

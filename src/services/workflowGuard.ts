@@ -5,7 +5,7 @@
  * REST) and changes such a field is refused with Payload's 400 ValidationError naming the
  * field and the operation to use instead.
  */
-import { type CollectionBeforeChangeHook, type PayloadRequest, ValidationError } from 'payload'
+import { type PayloadRequest, ValidationError } from 'payload'
 
 import { ApiError, type FieldProblem } from '../errors'
 
@@ -66,16 +66,6 @@ export function changedWorkflowFields(
     }
   }
   return out
-}
-
-/** beforeChange hook: an update from outside the services may not change these fields. */
-export function workflowFieldsGuard(collection: string, fields: readonly WorkflowField[]): CollectionBeforeChangeHook {
-  return ({ data, operation, originalDoc, req, context }) => {
-    if (operation !== 'update' || isTrustedWrite(req, context)) return data
-    const changed = changedWorkflowFields(fields, data, (originalDoc ?? {}) as Record<string, unknown>)
-    if (changed.length > 0) throw refusal(collection, changed)
-    return data
-  }
 }
 
 function problemMessage(p: FieldProblem): string {

@@ -56,7 +56,7 @@ async function ensureAdmin(payload: Payload, adminRoleId: string): Promise<void>
     showHiddenFields: true,
   })
   const existing = byEmail.docs[0]
-  // `password` is turned into the argon2id passwordHash by the users hooks (src/services/userHooks.ts);
+  // `password` is turned into the argon2id passwordHash by the users hooks (collections/hooks/users.ts);
   // Payload's pbkdf2 columns stay empty. An existing account without one gets the configured password.
   if (existing) {
     await payloadWrite(() => payload.update({

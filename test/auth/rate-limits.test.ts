@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 process.env.RATE_LIMIT_LOGIN = '2/4'
 for (const name of ['REGISTER', 'REFRESH', 'PASSWORD_CHANGE', 'SUBMIT']) process.env[`RATE_LIMIT_${name}`] = '2/60'
 
-import { rateLimit } from '../../src/api/rateLimitGate'
-import type { ApiContext } from '../../src/api/route'
+import { rateLimit } from '../../src/edge/rateLimitGate'
+import type { ApiContext } from '../../src/edge/route'
 import { getConfig } from '../../src/config'
 import { engine } from '../../src/db/engine'
 import { withFields } from '../../src/logging'
@@ -118,6 +118,7 @@ describe('rate limits (RATE_LIMIT_LOGIN=2/4, others 2/60)', () => {
       query: new URLSearchParams(),
       user: { id: userId, permissions: [] },
       ip: '198.51.100.1',
+      userAgent: 'test',
       log: withFields({ test: 'rate-limit-gate' }),
       body: async () => ({}),
     })

@@ -1,16 +1,16 @@
 /**
  * The codecs under the API's compression: a prefix compressed once and completed per request
- * by a tail (src/http/splicedCompression) must decode, with zlib's own decoders, to exactly
- * prefix + tail, for any tail; and Accept-Encoding negotiation (src/http/acceptEncoding)
+ * by a tail (src/edge/splicedCompression) must decode, with zlib's own decoders, to exactly
+ * prefix + tail, for any tail; and Accept-Encoding negotiation (src/edge/acceptEncoding)
  * follows RFC 9110's q-value rules.
  */
 import { randomBytes } from 'node:crypto'
 import zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 
-import { negotiateCoding } from '../../src/http/acceptEncoding'
-import { codingFor, MIN_COMPRESSED_BYTES } from '../../src/http/compression'
-import { brotliPrefix, gzipPrefix, tableCrc32 } from '../../src/http/splicedCompression'
+import { negotiateCoding } from '../../src/edge/acceptEncoding'
+import { codingFor, MIN_COMPRESSED_BYTES } from '../../src/edge/compression'
+import { brotliPrefix, gzipPrefix, tableCrc32 } from '../../src/edge/splicedCompression'
 
 const page = Buffer.from(
   `{"success":true,"data":${JSON.stringify(

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http'
 import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createAppServer } from '../../src/http/nodeServer'
+import { createAppServer } from '../../src/edge/nodeServer'
 import { metricsOnMainPort } from '../../src/server/metricsEndpoint'
 import { freePort, startServer, tryConnect, type ServerProcess } from './support/serverProcess'
 

@@ -81,7 +81,7 @@ describe('security headers on every answer', () => {
   })
 
   it('a client that is not a trusted proxy cannot claim HTTPS', async () => {
-    const { applySecurityHeaders } = await import('../../src/http/securityHeadersNode')
+    const { applySecurityHeaders } = await import('../../src/edge/securityHeadersNode')
     const set = new Map<string, string>()
     const res = { setHeader: (name: string, value: string) => set.set(name, value) }
     // The right-most X-Forwarded-For entry is the peer (the server appends it): here not 127.0.0.1.
@@ -94,7 +94,7 @@ describe('security headers on every answer', () => {
   })
 
   it("next.config's headers() (next dev / next start) come from the same definition", async () => {
-    const { securityHeaders } = await import('../../src/http/securityHeaders.js')
+    const { securityHeaders } = await import('../../src/edge/securityHeaders.js')
     const config = (await import('../../next.config.mjs')).default as { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> }
     const all = await config.headers()
     const ours = all.find((h) => h.source === '/:path*' && h.headers.some((x) => x.key === 'Content-Security-Policy'))!
@@ -180,7 +180,7 @@ describe('absolute-form request targets', () => {
   })
 
   it('the origin form reaches the handlers (Next builds its redirects from it)', async () => {
-    const { toOriginForm } = await import('../../src/http/nodeServer')
+    const { toOriginForm } = await import('../../src/edge/nodeServer')
     const req = { url: 'http://other.example/admin/?a=1', method: 'GET' }
     expect(toOriginForm(req as never)).toBe(true)
     expect(req.url).toBe('/admin/?a=1')

@@ -1,7 +1,7 @@
 /**
  * Errors Node itself detects (before any handler runs) answer with the JSON envelope, request
  * headers and bodies have a timeout, and no 4xx is ever logged at error level or with a stack.
- * Driven over a real HTTP server built as server.ts builds it (src/http/nodeServer).
+ * Driven over a real HTTP server built as server.ts builds it (src/edge/nodeServer).
  */
 import { connect, type AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
@@ -14,8 +14,8 @@ process.env.HTTP_REQUEST_TIMEOUT_SECONDS = '1'
 import { dispatchApi } from '../../endpoints'
 import { resetConfig } from '../../src/config'
 import { logger } from '../../src/logging'
-import { serveApi } from '../../src/http/nodeAdapter'
-import { createAppServer } from '../../src/http/nodeServer'
+import { serveApi } from '../../src/edge/nodeAdapter'
+import { createAppServer } from '../../src/edge/nodeServer'
 import { ADMIN, freshIp } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 

@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../../endpoints'
-import { clientIp } from '../../src/api/clientIp'
+import { clientIp } from '../../src/edge/clientIp'
 import { resetConfig } from '../../src/config'
-import { serveApi } from '../../src/http/nodeAdapter'
-import { createAppServer } from '../../src/http/nodeServer'
+import { serveApi } from '../../src/edge/nodeAdapter'
+import { createAppServer } from '../../src/edge/nodeServer'
 import { ADMIN } from '../auth/helpers'
 import { testApp } from '../support/app'
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../../endpoints'
 import { ConfigError, parseConfig } from '../../src/config'
-import { serveApi } from '../../src/http/nodeAdapter'
+import { serveApi } from '../../src/edge/nodeAdapter'
 import { adminSession, freshIp } from '../auth/helpers'
 import { type TestApp, testApp } from '../support/app'
 

@@ -44,11 +44,11 @@ export function testApp(): Promise<TestApp> {
     const config = await (await import('../../payload.config')).default
     const payload = await getPayload({ config })
     const { dispatchApi } = await import('../../endpoints')
-    const { apiRequestFromFetch, toResponse } = await import('../../src/http/fetchAdapter')
+    const { apiRequestFromFetch, toResponse } = await import('../../src/edge/fetchAdapter')
     const { openApiDocument } = await import('../../endpoints/reference')
     const { contractChecker } = await import('./contract')
     // As Next's api/[...slug] route serves Payload's REST (app/(payload)/api/[...slug]/route.ts).
-    const { guardPayloadRest } = await import('../../src/http/payloadRestGuard')
+    const { guardPayloadRest } = await import('../../src/edge/payloadRestGuard')
     const payloadRest = guardPayloadRest(config, (request: Request) => handleEndpoints({ config, request }))
     const checkContract = contractChecker(openApiDocument())
     const request: TestApp['request'] = async (method, path, options = {}) => {

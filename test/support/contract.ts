@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsPlugin from 'ajv-formats'
 import { match, type MatchFunction } from 'path-to-regexp'
 
-import type { OpenApiDocument } from '../../src/api/openapi'
+import type { OpenApiDocument } from '../../src/edge/openapi'
 
 type Json = Record<string, unknown>
 type Operation = { method: string; path: string; match: MatchFunction; responses: Record<string, Json> }

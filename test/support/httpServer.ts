@@ -1,5 +1,5 @@
 /**
- * The server server.ts runs (src/http/nodeServer: /api/v1 to the dispatcher, /openapi.json
+ * The server server.ts runs (src/edge/nodeServer: /api/v1 to the dispatcher, /openapi.json
  * and /docs to the reference, Payload's REST as Next's route serves it), on a free port over
  * real HTTP; pages (Next) are absent. For tests that drive the app as a remote client does.
  */
@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net'
 
 import { dispatchApi } from '../../endpoints'
 import { answerReference, isReferencePath } from '../../endpoints/reference'
-import { NodeHeaderReader } from '../../src/http/headers'
-import { serveApi, writeResult } from '../../src/http/nodeAdapter'
-import { createAppServer } from '../../src/http/nodeServer'
-import { guardPayloadRest } from '../../src/http/payloadRestGuard'
+import { NodeHeaderReader } from '../../src/edge/headers'
+import { serveApi, writeResult } from '../../src/edge/nodeAdapter'
+import { createAppServer } from '../../src/edge/nodeServer'
+import { guardPayloadRest } from '../../src/edge/payloadRestGuard'
 import { testApp } from './app'
 
 export type RunningServer = { origin: string; close(): Promise<void> }

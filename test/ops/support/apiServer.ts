@@ -11,7 +11,7 @@ const { runServer } = await import('../../../src/server/run')
 
 await runServer(config, async () => {
   const { getPayload } = await import('payload')
-  const { serveApi } = await import('../../../src/http/nodeAdapter')
+  const { serveApi } = await import('../../../src/edge/nodeAdapter')
   const { dispatchApi } = await import('../../../endpoints')
   const payloadConfig = (await import('../../../payload.config')).default
   const payload = await getPayload({ config: payloadConfig, cron: true })

@@ -8,7 +8,7 @@ import React from 'react'
 
 import { permissionsOfUser } from '../../../../access/userPermissions'
 import { moderationEventFilters } from '../../../../endpoints/queries'
-import { parseQuery } from '../../../../src/api/validation'
+import { parseQuery } from '../../../../src/edge/validation'
 import { MODERATION_ACTIONS } from '../../../../src/db/moderationEventTypes'
 import { ApiError } from '../../../../src/errors'
 import { listModerationEvents, type ModerationEventDto } from '../../../../src/services/moderationEvents'

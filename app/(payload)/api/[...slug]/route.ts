@@ -1,12 +1,12 @@
 /*
  * Payload's REST handler: its collection routes, the console endpoints and the admin panel's
- * own calls, behind src/http/payloadRestGuard (malformed numbers, missing versions/verify
+ * own calls, behind src/edge/payloadRestGuard (malformed numbers, missing versions/verify
  * routes and files, bodies nested too deep: 4xx before Payload sees them).
  */
 import config from '@payload-config'
 import { REST_DELETE, REST_GET, REST_OPTIONS, REST_PATCH, REST_POST, REST_PUT } from '@payloadcms/next/routes'
 
-import { guardPayloadRest } from '../../../../src/http/payloadRestGuard'
+import { guardPayloadRest } from '../../../../src/edge/payloadRestGuard'
 
 export const GET = guardPayloadRest(config, REST_GET(config))
 export const POST = guardPayloadRest(config, REST_POST(config))

@@ -6,7 +6,7 @@ import config from '@payload-config'
 import { getPayload } from 'payload'
 
 import { dispatchApi } from '../../../../../endpoints'
-import { apiRequestFromFetch, toResponse } from '../../../../../src/http/fetchAdapter'
+import { apiRequestFromFetch, toResponse } from '../../../../../src/edge/fetchAdapter'
 
 const handle = async (request: Request): Promise<Response> =>
   toResponse(await dispatchApi(apiRequestFromFetch(request, await getPayload({ config }))))

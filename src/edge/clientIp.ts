@@ -1,12 +1,12 @@
 import { BlockList, isIP } from 'node:net'
 
 import { getConfig, type AppConfig, type TrustProxy } from '../config'
-import type { HeaderReader } from '../http/headers'
+import type { HeaderReader } from './headers'
 
 /**
  * The one place the client address is derived (rate limits, refresh-token records, the
  * console sign-in). X-Forwarded-For is read as a chain whose right-most entry is the peer:
- * server.ts appends the socket address to whatever arrived (src/http/nodeServer). Where
+ * server.ts appends the socket address to whatever arrived (src/edge/nodeServer). Where
  * there is no socket (the in-process test transport; a bare `next start`, where Next writes
  * the socket address only when the header is absent) the right-most entry stands for the peer.
  *

@@ -175,7 +175,7 @@ function queryParameters(schema: Json): Json[] {
   })
 }
 
-/** HEAD on a GET route (src/api/router): the GET answers' statuses and headers, no content. */
+/** HEAD on a GET route (src/edge/router): the GET answers' statuses and headers, no content. */
 function headOperation(get: Json): Json {
   const responses = Object.fromEntries(
     Object.entries(get.responses as Record<string, Json>).map(([status, r]) => [

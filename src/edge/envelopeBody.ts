@@ -4,7 +4,7 @@
  * `,"meta":{…}}`: a cached answer keeps its members as bytes (src/serializedAnswer), so its
  * body is written, and compressed, from what the cache holds, with only the meta new.
  */
-import { type Bytes, codingForRequest, compressBody, compressWithTail, type ContentCoding } from '../http/compression'
+import { type Bytes, codingForRequest, compressBody, compressWithTail, type ContentCoding } from './compression'
 import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 
 export type EncodedBody = { body: string | Bytes; coding: ContentCoding | null }

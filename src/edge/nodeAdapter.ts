@@ -6,9 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Payload } from 'payload'
 
-import type { ApiDispatcher } from '../api/router'
-import type { ApiRequest, ApiResult } from '../api/route'
-import { peerIsTrustedProxy } from '../api/clientIp'
+import type { ApiDispatcher } from './router'
+import type { ApiRequest, ApiResult } from './route'
+import { peerIsTrustedProxy } from './clientIp'
 import { ApiError, bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 import { logger } from '../logging'
 import { NodeHeaderReader } from './headers'
@@ -16,7 +16,7 @@ import { requestOrigin } from './origin'
 
 /**
  * The body stopped before its end: the client went away, or the server's request timeout
- * closed the connection (and already answered 408, src/http/clientErrors). Either way a
+ * closed the connection (and already answered 408, src/edge/clientErrors). Either way a
  * client's doing: a 408 for the log, never a 500 with a stack.
  */
 const bodyIncomplete = () =>

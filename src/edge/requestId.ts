@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { encodeTime } from 'ulid'
 
-import type { HeaderReader } from '../http/headers'
+import type { HeaderReader } from './headers'
 
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'

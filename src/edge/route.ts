@@ -2,7 +2,7 @@ import type { Payload } from 'payload'
 import type { ZodType } from 'zod'
 
 import type { AuthMode, AuthUser } from '../../access/guards'
-import type { HeaderReader } from '../http/headers'
+import type { HeaderReader } from './headers'
 import type { RequestLogger } from '../logging'
 import type { ErrorCode } from './errorCodes'
 
@@ -74,6 +74,8 @@ export type ApiContext = {
   user: AuthUser | null
   /** The client address (X-Forwarded-For is honoured only when TRUST_PROXY is set). */
   ip: string
+  /** The User-Agent header ('' when absent): handlers see no headers. */
+  userAgent: string
   log: RequestLogger
   /** The JSON body; malformed JSON is 400 `validation.failed`. */
   body(): Promise<unknown>
@@ -98,7 +100,7 @@ export type RouteResponses = {
   /** The success status: 200 unless said otherwise (201 for creation). */
   status?: 200 | 201
   /**
-   * Error codes the route's own logic answers (src/api/errorCodes names their statuses).
+   * Error codes the route's own logic answers (src/edge/errorCodes names their statuses).
    * Authentication, permission, validation (when a request schema is declared), body-size,
    * rate-limit (`rateLimited`) and internal errors are added from the rest of the declaration.
    */

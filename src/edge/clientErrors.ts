@@ -7,7 +7,7 @@
  */
 import type { Socket } from 'node:net'
 
-import { fastUlid } from '../api/requestId'
+import { fastUlid } from './requestId'
 import type { FieldProblem } from '../errors'
 import { logger } from '../logging'
 import { SECURITY_HEADER_LINES } from './securityHeadersNode'

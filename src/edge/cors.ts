@@ -29,7 +29,7 @@ export function allowMethodsFor(methods: Iterable<string>): string {
 
 /**
  * The headers of a preflight answer (204): the grants for an allowed origin, none otherwise.
- * `allowMethods` comes from the route table (src/api/router), so it never names a method no
+ * `allowMethods` comes from the route table (src/edge/router), so it never names a method no
  * route takes.
  */
 export function preflightHeaders(origin: string | null, allowMethods: string): Record<string, string> {

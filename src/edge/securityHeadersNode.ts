@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 
-import { peerIsTrustedProxy } from '../api/clientIp'
+import { peerIsTrustedProxy } from './clientIp'
 import { NodeHeaderReader } from './headers'
 import { requestScheme } from './origin'
 import { securityHeaders, STRICT_TRANSPORT_SECURITY } from './securityHeaders.js'

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto'
 import type { CollectionAfterChangeHook, CollectionAfterOperationHook, CollectionBeforeOperationHook } from 'payload'
 import { ValidationError } from 'payload'
 
-import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords'
-import { revokeAllForUser } from './refreshTokens'
+import { hashPassword, passwordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../src/auth/passwords'
+import { revokeAllForUser } from '../../src/services/refreshTokens'
 
 const CONTEXT_KEY = 'argon2PasswordSet'
 

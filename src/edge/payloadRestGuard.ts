@@ -18,7 +18,7 @@ import path from 'node:path'
 
 import { getPayload, type SanitizedConfig } from 'payload'
 
-import { fastUlid } from '../api/requestId'
+import { fastUlid } from './requestId'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 
 export type RouteHandler<C> = (request: Request, context: C) => Promise<Response>

@@ -1,10 +1,11 @@
-import { authenticate, type AuthMode, type AuthUser, requirePermissions } from '../../access/guards'
+import { type AuthMode, type AuthUser, requirePermissions } from '../../access/guards'
+import { authenticate } from './bearer'
 import { isActiveSubject } from '../auth/activeSubject'
 import { getConfig } from '../config'
 import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
-import { applyCors } from '../http/cors'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/jsonDepth'
-import { etagMatches } from '../http/etag'
+import { applyCors } from './cors'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
+import { etagMatches } from './etag'
 import { logRequestCompleted, withFields } from '../logging'
 import { observeRequest } from '../metrics'
 import { clientIp } from './clientIp'
@@ -57,7 +58,7 @@ function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: 
   return { status: 500, body }
 }
 
-/** 400 `validation.failed` for a body nested deeper than any real one (src/http/jsonDepth). */
+/** 400 `validation.failed` for a body nested deeper than any real one (src/edge/jsonDepth). */
 export const tooDeep = () =>
   validationFailed([{ field: '(body)', constraint: 'max_depth' }], `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`)
 
@@ -111,6 +112,7 @@ export function wrap(
         query: new URLSearchParams(req.search),
         user,
         ip: clientIp(req.headers),
+        userAgent: req.headers.get('user-agent') ?? '',
         log,
         body: () => (bodyPromise ??= readBody(req)),
       }

@@ -1,7 +1,7 @@
 import { match, type MatchFunction } from 'path-to-regexp'
 
 import { ApiError } from '../errors'
-import { allowMethodsFor, preflightHeaders } from '../http/cors'
+import { allowMethodsFor, preflightHeaders } from './cors'
 import { logRequestCompleted } from '../logging'
 import { observeRequest } from '../metrics'
 import { requestIdFrom } from './requestId'

@@ -4,7 +4,7 @@
  */
 import type { Payload } from 'payload'
 
-import type { ApiRequest, ApiResult } from '../api/route'
+import type { ApiRequest, ApiResult } from './route'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 
 /** What the adapter reads of a Fetch Request (Payload's endpoint request is one, typed as partial). */

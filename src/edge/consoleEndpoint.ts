@@ -1,6 +1,6 @@
 /**
  * The admin console's custom endpoints (Payload collection endpoints under /api/<collection>)
- * on the same wrapper as /api/v1 (src/api/wrap.ts): request id and `X-Request-Id`, the
+ * on the same wrapper as /api/v1 (src/edge/wrap.ts): request id and `X-Request-Id`, the
  * envelope, validation through `parseWith`, the error mapping and the `request.completed`
  * line. Only the caller differs: the signed-in console user of Payload's session cookie,
  * whose permissions are those of its populated roles (access/userPermissions.ts).
@@ -10,7 +10,7 @@ import { addDataAndFileToRequest, type Endpoint, type PayloadRequest } from 'pay
 import type { AuthMode, AuthUser } from '../../access/guards'
 import { permissionsOf } from '../../access/userPermissions'
 import { ApiError, validationFailed } from '../errors'
-import { apiRequestFromFetch, toResponse } from '../http/fetchAdapter'
+import { apiRequestFromFetch, toResponse } from './fetchAdapter'
 import type { ApiContext, ApiRequest, Reply, RouteSpec } from './route'
 import { readJson, wrap, type CallerOf } from './wrap'
 

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The security headers every answer carries: one definition, applied by the production Node
- * server (src/http/nodeServer, every answer including Node-level errors) and by Next's
+ * server (src/edge/nodeServer, every answer including Node-level errors) and by Next's
  * `headers()` (next.config.mjs) for `next dev` / `next start`. Plain JavaScript so that
  * next.config.mjs can import it as it is.
  *

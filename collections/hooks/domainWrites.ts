@@ -7,7 +7,7 @@
  */
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, GlobalAfterChangeHook } from 'payload'
 
-import { engine, type Domain } from '../db/engine'
+import { type Domain, noteDomainWrite } from '../../src/services/domainVersions'
 
 type CollectionHooks = { afterChange: CollectionAfterChangeHook[]; afterDelete: CollectionAfterDeleteHook[] }
 
@@ -16,13 +16,13 @@ export function domainWriteHooks(domain: Domain): CollectionHooks {
   return {
     afterChange: [
       async ({ doc, req }) => {
-        await engine().noteDomainWrite(req, domain)
+        await noteDomainWrite(req, domain)
         return doc
       },
     ],
     afterDelete: [
       async ({ doc, req }) => {
-        await engine().noteDomainWrite(req, domain)
+        await noteDomainWrite(req, domain)
         return doc
       },
     ],
@@ -37,7 +37,7 @@ export function referencedWriteHooks(domain: Domain): CollectionHooks {
   return {
     afterChange: [
       async ({ doc, req, operation }) => {
-        if (operation === 'update') await engine().noteDomainWrite(req, domain)
+        if (operation === 'update') await noteDomainWrite(req, domain)
         return doc
       },
     ],
@@ -48,7 +48,7 @@ export function referencedWriteHooks(domain: Domain): CollectionHooks {
 /** Every update of the global moves `domain`'s generation. */
 export function globalWriteHook(domain: Domain): GlobalAfterChangeHook {
   return async ({ doc, req }) => {
-    await engine().noteDomainWrite(req, domain)
+    await noteDomainWrite(req, domain)
     return doc
   }
 }

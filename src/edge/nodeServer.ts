@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
-import { fastUlid } from '../api/requestId'
+import { fastUlid } from './requestId'
 import { getConfig } from '../config'
 import { onClientError, onConnectRequest } from './clientErrors'
 import { applySecurityHeaders } from './securityHeadersNode'
@@ -26,7 +26,7 @@ export const isApiPath = (path: string): boolean =>
 
 /**
  * Appends the socket address to X-Forwarded-For, as a proxy does. The right-most entry is
- * then always the real peer, and src/api/clientIp walks leftwards from it only through the
+ * then always the real peer, and src/edge/clientIp walks leftwards from it only through the
  * proxies TRUST_PROXY names: a header the client sent can never stand in for the peer.
  */
 export function stampPeerAddress(req: IncomingMessage): void {

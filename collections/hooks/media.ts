@@ -1,0 +1,33 @@
+/**
+ * The media collection's hooks: a file the service shows cannot be deleted or replaced
+ * (src/services/mediaInUse.ts says where a file is shown). 409 in the console and Payload REST.
+ */
+import { APIError, type CollectionBeforeDeleteHook, type CollectionBeforeOperationHook, type Where } from 'payload'
+
+import { mediaUses } from '../../src/services/mediaInUse'
+
+const inUse = (uses: string[], what: string) =>
+  new APIError(`This file is in use (${uses.join(', ')}): ${what}. Choose another file there first.`, 409, { uses }, true)
+
+export const protectMediaInUseFromDelete: CollectionBeforeDeleteHook = async ({ id, req }) => {
+  const uses = await mediaUses(req, String(id))
+  if (uses.length > 0) throw inUse(uses, 'it cannot be deleted')
+}
+
+/**
+ * A new file on an existing record (Payload's "replace file"): refused while the record is
+ * shown. Before the operation: Payload deletes the old file before any change hook runs.
+ */
+export const protectMediaInUseFromReplace: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
+  if ((operation !== 'update' && operation !== 'updateByID') || !req.file) return args
+  const { id, where } = args as { id?: unknown; where?: Where }
+  const ids =
+    id !== undefined
+      ? [String(id)]
+      : (await req.payload.find({ collection: 'media', where: where ?? {}, depth: 0, pagination: false, overrideAccess: true, select: {}, req })).docs.map((d) => String(d.id))
+  for (const mediaId of ids) {
+    const uses = await mediaUses(req, mediaId)
+    if (uses.length > 0) throw inUse(uses, 'its file cannot be replaced')
+  }
+  return args
+}
