@@ -4,6 +4,7 @@
  * status permission check (403) lives in the content service.
  */
 import type { ContentSort } from '../db/engine'
+import { splitTerms } from '../db/searchTerms'
 import { ApiError, validationFailed, type FieldProblem } from '../errors'
 import { parsePagination } from '../pagination'
 import { hasControlCharacters, TEXT_LIMITS, textLength } from '../text'
@@ -56,11 +57,8 @@ function singleSlug(query: URLSearchParams, field: string, problems: FieldProble
   return raw
 }
 
-/** Words of q: letters and digits (any script); >= 3 go to the text index, shorter to a title match. */
-export function splitTerms(q: string): { terms: string[]; shortTerms: string[] } {
-  const words = [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []))]
-  return { terms: words.filter((w) => [...w].length >= 3), shortTerms: words.filter((w) => [...w].length < 3) }
-}
+/** Words of q: the one tokenizer both engines' searches share (src/db/searchTerms). */
+export { splitTerms }
 
 export function parseListQuery(query: URLSearchParams): ListParams {
   const { offset, limit } = parsePagination(query)
