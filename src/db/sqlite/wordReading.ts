@@ -82,7 +82,10 @@ export function readVocabularyPostings(db: SqlReader, token: string): Postings {
 
 // Scratch for the rows being scored (a word's cached form is copied out of it).
 let ordinals = new Int32Array(0)
+let lengths = new Int32Array(0)
 let classes = new Int32Array(0)
+/** Weighted counts below this get a class table by index (the common case: 1, 3, 4, 6 …). */
+const SMALL_COUNTS = 64
 
 /** A word's score for each public row holding it. */
 export function readWordScores(db: SqlReader, corpus: WordCorpus, word: string): WordScores {
@@ -97,34 +100,50 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
   const { byRow, avgdl, longest } = corpus
   const computed = Number(db.get(IDF_SQL, [corpus.rows, n])?.[0])
   const idf = computed > 0 ? computed : MIN_IDF
-  // The score depends on (F, D) only, F the weighted count: one class per pair seen (F is
-  // the title's or the description's weight for nearly every row, so a table per F, by D).
-  const classScores: number[] = []
-  const byCount = new Map<number, Int32Array>()
-  const classOf = (f: number, d: number) => {
-    let byLength = byCount.get(f)
-    if (!byLength) byCount.set(f, (byLength = new Int32Array(longest + 1).fill(-1)))
-    let c = byLength[d]!
-    if (c < 0) {
-      c = byLength[d] = classScores.length
-      classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
-    }
-    return c
-  }
   if (ordinals.length < n) {
     ordinals = new Int32Array(n + (n >> 1))
+    lengths = new Int32Array(ordinals.length)
     classes = new Int32Array(ordinals.length)
+  }
+  // Each row's ordinal and length first, in a loop of loads alone: the rows are scattered
+  // over the corpus's arrays, and independent loads let the processor overlap their misses.
+  for (let i = 0; i < n; i++) {
+    const at = 2 * rows[i]!
+    const inCorpus = at < byRow.length
+    ordinals[i] = inCorpus ? byRow[at]! : 0
+    lengths[i] = inCorpus ? byRow[at + 1]! : 0
+  }
+  // The score depends on (F, D) only, F the weighted count: one class per pair seen, found
+  // through a table per F indexed by D.
+  const classScores: number[] = []
+  const small: (Int32Array | undefined)[] = []
+  const other = new Map<number, Int32Array>()
+  const tableOf = (f: number) => {
+    let table = Number.isInteger(f) && f < SMALL_COUNTS ? small[f] : other.get(f)
+    if (!table) {
+      table = new Int32Array(longest + 1).fill(-1)
+      if (Number.isInteger(f) && f < SMALL_COUNTS) small[f] = table
+      else other.set(f, table)
+    }
+    return table
   }
   let kept = 0
   for (let i = 0; i < n; i++) {
-    const at = 2 * rows[i]!
-    const ordinal = at < byRow.length ? byRow[at]! : 0
+    const ordinal = ordinals[i]!
     if (ordinal === 0) continue // not public (or newer than the corpus)
+    const f = weighted[i]!
+    const d = lengths[i]!
+    const table = (f < SMALL_COUNTS && small[f]) || tableOf(f)
+    let c = table[d]!
+    if (c < 0) {
+      c = table[d] = classScores.length
+      classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
+    }
     ordinals[kept] = ordinal
-    classes[kept++] = classOf(weighted[i]!, byRow[at + 1]!)
+    classes[kept++] = c
   }
   const scores = wordScoresOf(ordinals, classes, classScores, kept)
-  if (ordinals.length > 1 << 20) ordinals = classes = new Int32Array(0) // a very common word: do not keep its scratch
+  if (ordinals.length > 1 << 20) ordinals = lengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
   return scores
 }
 
