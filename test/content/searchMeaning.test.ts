@@ -7,9 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
+import { getConfig } from '../../src/config'
+import { engine } from '../../src/db/engine'
 import { contentFilter, contentSort, shortTermPattern } from '../../src/db/mongo/contentQueries'
 import { serviceIndexes } from '../../src/db/mongo/indexes'
 import { indexedTerms, isStopWord, splitTerms, STOP_WORDS, TEXT_WEIGHTS } from '../../src/db/searchTerms'
+import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { FTS_RANK, FTS_TOKENIZE } from '../../src/db/sqlite/contentSchema'
 import { testApp, type TestApp } from '../support/app'
 import { content, slugs } from './helpers'
@@ -134,5 +137,25 @@ describe('search through the API means the same', () => {
   it('a title match outranks the same words in the description (title weight 3 on both engines)', async () => {
     const res = await app.request('GET', '/v1/content?q=zymurgy')
     expect(slugs(res.body)).toEqual(['m-title', 'm-description'])
+  })
+
+  // SQLite only: the FTS5 table an older build made (no '_' inside words, unweighted rank).
+  it.skipIf(getConfig().database.engine !== 'sqlite')('re-indexes a text index made with other tokenizer settings at start-up', async () => {
+    const db = connection(sqliteFileOf(getConfig().database.uri))
+    db.exec('DROP TABLE raw_content_fts')
+    db.exec("CREATE VIRTUAL TABLE raw_content_fts USING fts5(title, description, tokenize = 'porter unicode61 remove_diacritics 2')")
+    db.exec("INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM content")
+    await engine().contentStore(app.payload).prepare()
+    const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'raw_content_fts'").get() as { sql: string }).sql
+    expect(sql).toContain(`tokenize = ${FTS_TOKENIZE}`)
+    expect(db.prepare("SELECT v FROM raw_content_fts_config WHERE k = 'rank'").get()).toEqual({ v: FTS_RANK })
+    expect(Number(Object.values(db.prepare('SELECT count(*) FROM raw_content_fts').get() as object)[0])).toBe(
+      Number(Object.values(db.prepare('SELECT count(*) FROM content').get() as object)[0]),
+    )
+    // A write moves the content version, so the search reads the index again: the rows the
+    // older build indexed answer as the new ones do.
+    await content(app.payload, { slug: 'm-new', title: 'Fresh snake_case', approvedAt: T(20) })
+    expect(slugs(await get('snake_case'))).toEqual(['m-new', 'm-underscore'])
+    expect(slugs(await get('snake'))).toEqual(['m-split'])
   })
 })
