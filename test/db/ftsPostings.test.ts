@@ -48,7 +48,7 @@ const terms = () => (db.prepare(`SELECT term FROM temp.vocab_rows`).raw(true).al
 
 /** Per level of the structure record (%_data id 10): [segments being merged, segments]. */
 function levels(): [number, number][] {
-  const a = db.prepare(`SELECT block FROM ${FTS_TABLE}_data WHERE id = 10`).raw(true).get()![0] as Uint8Array
+  const a = (db.prepare(`SELECT block FROM ${FTS_TABLE}_data WHERE id = 10`).raw(true).get() as unknown[])[0] as Uint8Array
   let at = 4
   const varint = () => {
     let v = 0
@@ -110,7 +110,7 @@ describe('postings read from FTS5 index pages', () => {
   })
 
   it('gives every term the rows and weighted counts FTS5 holds, across many segments', () => {
-    expect(Number(db.prepare(`SELECT count(*) FROM ${FTS_TABLE}_data`).raw(true).get()![0])).toBeGreaterThan(1000)
+    expect(Number((db.prepare(`SELECT count(*) FROM ${FTS_TABLE}_data`).raw(true).get() as unknown[])[0])).toBeGreaterThan(1000)
     expect(levels().reduce((n, [, segments]) => n + segments, 0)).toBeGreaterThanOrEqual(9)
     expect(expectSameAsVocabulary()).toBeGreaterThan(5000)
   })

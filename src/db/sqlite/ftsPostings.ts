@@ -33,15 +33,24 @@ const STRUCTURE_ROWID = 10
 const SEGMENT_SHIFT = 2 ** 37
 /** The main index's terms carry this prefix byte ('0'); prefix indexes use others. */
 const MAIN_PREFIX = 0x30
-/** Pages fetched per statement once a doclist runs past its first page (then doubled). */
-const FIRST_BATCH = 8
+/**
+ * Pages fetched per statement once a doclist runs past its first page (read with the other
+ * segments' first pages), then doubled: at most about twice the pages needed, in few statements.
+ */
+const FIRST_BATCH = 2
 const MAX_BATCH = 256
 /** Rows of merged scratch kept between reads. */
 const MAX_RETAINED_ROWS = 1 << 18
 
 const VERSION_SQL = `SELECT v FROM ${FTS_TABLE}_config WHERE k = 'version'`
 const STRUCTURE_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = ${STRUCTURE_ROWID}`
-const SEEK_SQL = `SELECT pgno FROM ${FTS_TABLE}_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1`
+// For every segment at once (a statement per segment costs more than the seek): the page
+// whose first term is the last one not after the term (fts5SegIterSeekInit), -1 for none.
+const SEEK_SQL = `SELECT json_group_array(coalesce(
+    (SELECT pgno FROM ${FTS_TABLE}_idx WHERE segid = j.value AND term <= ?1 ORDER BY term DESC LIMIT 1), -1) ORDER BY j.key)
+  FROM json_each(?2) j`
+/** The first leaf to read of each segment, in one statement. */
+const LEAVES_SQL = `SELECT id, block FROM ${FTS_TABLE}_data WHERE id IN (SELECT value FROM json_each(?))`
 const PAGES_SQL = `SELECT id, block FROM ${FTS_TABLE}_data WHERE id >= ? AND id <= ?`
 
 /** An unexpected byte layout: the caller falls back to FTS5's own tables. */
@@ -96,12 +105,17 @@ function readStructure(db: SqlReader): Segment[] {
 /** A segment's leaf pages, fetched in growing batches and kept for the read. */
 class Leaves {
   private readonly pages = new Map<number, Uint8Array>()
-  private batch = 1
+  private batch = FIRST_BATCH
 
   constructor(
     private readonly db: SqlReader,
     private readonly segment: Segment,
   ) {}
+
+  /** A page read beforehand (with other segments' first pages). */
+  preload(pgno: number, page: Uint8Array): void {
+    this.pages.set(pgno, page)
+  }
 
   page(pgno: number): Uint8Array | undefined {
     if (pgno > this.segment.last) return undefined
@@ -112,7 +126,7 @@ class Leaves {
       for (const [id, block] of this.db.all(PAGES_SQL, [base + pgno, base + last])) {
         if (block instanceof Uint8Array) this.pages.set(Number(id) - base, block)
       }
-      this.batch = this.batch === 1 ? FIRST_BATCH : Math.min(MAX_BATCH, this.batch * 2)
+      this.batch = Math.min(MAX_BATCH, this.batch * 2)
       page = this.pages.get(pgno)
       if (page === undefined) throw new UnknownLayout(`missing leaf ${pgno} of segment ${this.segment.id}`)
     }
@@ -146,13 +160,10 @@ function push(e: Entries, row: number, weighted: number, empty: boolean): void {
 }
 
 /**
- * The page and offset where `term`'s doclist starts in a segment (just after the term), or
- * undefined when the segment does not hold it (fts5SegIterSeekInit, fts5LeafSeek).
+ * The offset where `term`'s doclist starts on a segment's leaf `pgno` (just after the term),
+ * or undefined when the leaf does not hold it, so neither does the segment (fts5LeafSeek).
  */
-function seek(db: SqlReader, leaves: Leaves, segment: Segment, term: Uint8Array): { pgno: number; at: number } | undefined {
-  const found = db.get(SEEK_SQL, [segment.id, Buffer.from(term.buffer, term.byteOffset, term.length)])?.[0]
-  let pgno = found === undefined || found === null ? 1 : Math.floor(Number(found) / 2)
-  if (pgno < segment.first) pgno = segment.first
+function seek(leaves: Leaves, pgno: number, term: Uint8Array): { pgno: number; at: number } | undefined {
   const page = leaves.page(pgno)
   if (!page || !hasTerms(page)) return undefined
   const end = leafEnd(page)
@@ -306,15 +317,25 @@ export function readPostings(db: SqlReader, token: string, weights: readonly num
     }
     if (Number(db.get(VERSION_SQL)?.[0]) !== KNOWN_VERSION) return undefined
     const segments = readStructure(db)
+    if (segments.length === 0) return merge([])
     while (scratch.length < segments.length) scratch.push(newEntries())
+    // Each segment's leaf that may hold the term, then all those leaves, in two statements.
+    const found = JSON.parse(String(db.get(SEEK_SQL, [Buffer.from(term), JSON.stringify(segments.map((g) => g.id))])?.[0])) as number[]
+    const firstLeaf = segments.map((segment, s) => Math.max(segment.first, found[s]! < 0 ? 1 : Math.floor(found[s]! / 2)))
+    const leaves = segments.map((segment) => new Leaves(db, segment))
+    const ids = segments.map((segment, s) => segment.id * SEGMENT_SHIFT + firstLeaf[s]!)
+    for (const [id, block] of db.all(LEAVES_SQL, [JSON.stringify(ids)])) {
+      const s = ids.indexOf(Number(id))
+      if (s >= 0 && block instanceof Uint8Array) leaves[s]!.preload(firstLeaf[s]!, block)
+    }
     const lists: Entries[] = []
     segments.forEach((segment, s) => {
-      const leaves = new Leaves(db, segment)
-      const start = seek(db, leaves, segment, term)
+      if (firstLeaf[s]! > segment.last) return
+      const start = seek(leaves[s]!, firstLeaf[s]!, term)
       if (!start) return
       const entries = scratch[s]!
       entries.n = 0
-      readDoclist(leaves, start.pgno, start.at, weights, entries)
+      readDoclist(leaves[s]!, start.pgno, start.at, weights, entries)
       if (entries.n > 0) lists.push(entries)
     })
     return merge(lists)
@@ -326,6 +347,17 @@ export function readPostings(db: SqlReader, token: string, weights: readonly num
     // A doclist of a very common word grows the scratch lists: let them go after a big read.
     if (scratch.some((e) => e.rows.length > MAX_RETAINED_ROWS)) scratch = []
   }
+}
+
+// Two scratch run buffers for merging several segments' lists (kept up to a size).
+const runs: Entries[] = []
+function runBuffer(which: number, size: number): Entries {
+  let buffer = runs[which]
+  if (!buffer || buffer.rows.length < size) {
+    buffer = { rows: new Float64Array(size), weighted: new Float64Array(size), empty: new Uint8Array(size), n: 0 }
+    if (size <= MAX_RETAINED_ROWS) runs[which] = buffer
+  }
+  return buffer
 }
 
 // The merged postings are written here and handed out as views, valid until the next read
@@ -345,26 +377,54 @@ function merge(lists: Entries[]): Postings {
   const rows = mergedRows.length >= total ? mergedRows : new Int32Array(total)
   const weighted = mergedWeighted.length >= total ? mergedWeighted : new Float64Array(total)
   let n = 0
-  const at = new Int32Array(lists.length)
-  for (;;) {
-    // The smallest rowid among the lists' heads; on equal rowids the first list (newest) wins.
-    let best = -1
-    let bestRow = Infinity
-    for (let k = 0; k < lists.length; k++) {
-      const i = at[k]!
-      if (i < lists[k]!.n && lists[k]!.rows[i]! < bestRow) {
-        bestRow = lists[k]!.rows[i]!
-        best = k
+  const take = (list: Entries, i: number) => {
+    if (list.empty[i]) return // deleted
+    if (list.rows[i]! > 0x7fffffff) throw new UnknownLayout('rowid beyond 32 bits')
+    rows[n] = list.rows[i]!
+    weighted[n++] = list.weighted[i]!
+  }
+  if (lists.length === 1) {
+    for (let i = 0; i < lists[0]!.n; i++) take(lists[0]!, i)
+  } else {
+    // Merged pairwise, in rounds, like a merge sort: runs stay in priority order (newest
+    // first), so of two equal rowids the left run's entry is the newer one and alone is kept
+    // (deletions too, until the end: they hide older entries).
+    let a = runBuffer(0, total)
+    let b = runBuffer(1, total)
+    let bounds = [0]
+    let end = 0
+    for (const list of lists) {
+      a.rows.set(list.rows.subarray(0, list.n), end)
+      a.weighted.set(list.weighted.subarray(0, list.n), end)
+      a.empty.set(list.empty.subarray(0, list.n), end)
+      bounds.push((end += list.n))
+    }
+    while (bounds.length > 2) {
+      const merged = [0]
+      let out = 0
+      for (let r = 0; r + 1 < bounds.length; r += 2) {
+        let i = bounds[r]!
+        const iEnd = bounds[r + 1]!
+        let j = r + 2 < bounds.length ? bounds[r + 1]! : iEnd
+        const jEnd = r + 2 < bounds.length ? bounds[r + 2]! : iEnd
+        while (i < iEnd || j < jEnd) {
+          let from: number
+          if (j >= jEnd || (i < iEnd && a.rows[i]! <= a.rows[j]!)) {
+            if (j < jEnd && a.rows[i] === a.rows[j]) j++ // the older entry of the same row
+            from = i++
+          } else {
+            from = j++
+          }
+          b.rows[out] = a.rows[from]!
+          b.weighted[out] = a.weighted[from]!
+          b.empty[out++] = a.empty[from]!
+        }
+        merged.push(out)
       }
+      bounds = merged
+      ;[a, b] = [b, a]
     }
-    if (best < 0) break
-    const winner = lists[best]!
-    if (!winner.empty[at[best]!]) {
-      if (bestRow > 0x7fffffff) throw new UnknownLayout('rowid beyond 32 bits')
-      rows[n] = bestRow
-      weighted[n++] = winner.weighted[at[best]!]!
-    }
-    for (let k = 0; k < lists.length; k++) if (at[k]! < lists[k]!.n && lists[k]!.rows[at[k]!] === bestRow) at[k]!++
+    for (let i = 0; i < bounds[1]!; i++) take(a, i)
   }
   return { rows: rows.subarray(0, n), weighted: weighted.subarray(0, n), count: n }
 }
