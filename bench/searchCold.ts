@@ -10,6 +10,7 @@
  *                                                             alternating A B A B in fresh processes
  *
  * Env knobs: SEARCH_ROUNDS (4, with --against), SEARCH_QUERIES (400 per process, at most 460).
+ * With --against, each process runs with production's heap flags (package.json's start).
  * Each process reads the search corpus first (not timed: it happens once per data version),
  * warms up on 40 queries of other words, then times SEARCH_QUERIES queries. Prints one JSON
  * line per process and, with --against, the medians of both builds.
@@ -60,7 +61,9 @@ async function runHere(build: string): Promise<Result> {
 }
 
 function runIn(dir: string, build: string): Result {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(dir, 'bench', 'searchCold.ts'), file!, '--build', build], {
+  // The heap flags production runs with (package.json's start script).
+  const flags = ['--max-old-space-size=384', '--max-semi-space-size=8', '--import', 'tsx']
+  const out = execFileSync(process.execPath, [...flags, path.join(dir, 'bench', 'searchCold.ts'), file!, '--build', build], {
     cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
   })
   return JSON.parse(out.trim().split('\n').at(-1)!) as Result
