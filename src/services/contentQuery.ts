@@ -32,8 +32,5 @@ export type ListParams = {
   createdBefore?: string
 }
 
-/** Words of q: letters and digits (any script); >= 3 go to the text index, shorter to a title match. */
-export function splitTerms(q: string): { terms: string[]; shortTerms: string[] } {
-  const words = [...new Set((q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []))]
-  return { terms: words.filter((w) => [...w].length >= 3), shortTerms: words.filter((w) => [...w].length < 3) }
-}
+/** Words of q: the one tokenizer both engines' searches share (src/db/searchTerms). */
+export { splitTerms } from '../db/searchTerms'

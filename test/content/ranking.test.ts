@@ -1,7 +1,9 @@
 /**
- * The public relevance order is summed from cached per-term scores (src/db/sqlite/textRanking).
- * These tests hold it to the definition it replaces: FTS5's own
- * `ORDER BY rank, approved_at DESC, id DESC` over `MATCH "t1" OR "t2" …`, row for row.
+ * The public relevance order is summed from cached per-term scores (src/db/sqlite/textRanking),
+ * read straight from the index's pages and cut to the rows asked for by a bounded heap. These
+ * tests hold it to the definition it replaces: FTS5's own
+ * `ORDER BY rank, approved_at DESC, id DESC` over `MATCH "t1" OR "t2" …`, row for row, where
+ * rank is bm25 with the title weighted 3 (the index's configured rank).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
@@ -11,6 +13,7 @@ import { textRanker } from '../../src/db/sqlite/textRanking'
 import { sqliteVersionOf } from '../../src/db/sqlite/versions'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
+import { content } from './helpers'
 
 let app: TestApp
 
@@ -177,5 +180,77 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
       expect(first.total).toBe(expected.length)
       expect(Array.from(first.order)).toEqual(Array.from(all.order.subarray(0, 7)))
     }
+  })
+
+  it('ranks by bm25 with the title weighted 3: the index rank is bm25(3.0, 1.0), and it reorders rows', async () => {
+    const terms = [GENERAL[20]!, GENERAL[21]!]
+    const match = terms.map((t) => `"${t}"`).join(' OR ')
+    const order = async (rank: string) =>
+      (
+        await sqlite().execute({
+          sql: `SELECT c.slug FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid
+                WHERE raw_content_fts MATCH ? AND c.status = 'approved' AND c.is_active = 1
+                ORDER BY ${rank}, c.approved_at DESC, c.id DESC`,
+          args: [match],
+        })
+      ).rows.map((r) => String(r.slug))
+    const weighted = await order('bm25(raw_content_fts, 3.0, 1.0)')
+    expect(await order('f.rank')).toEqual(weighted)
+    expect(await order('bm25(raw_content_fts)')).not.toEqual(weighted)
+    expect((await searchAll(`q=${terms.join('%20')}`)).slugs).toEqual(weighted)
+  })
+
+  it('breaks exact score ties by approvedAt desc then id desc, on every page to the last', async () => {
+    // Forty identical rows (equal scores), half of them with one shared approval time.
+    for (let i = 0; i < 40; i++) {
+      await content(app.payload, {
+        slug: `tie-${i}`,
+        title: 'Quixotic zebu',
+        description: 'zebu',
+        approvedAt: i % 2 ? '2025-06-01T00:00:00.000Z' : new Date(Date.UTC(2025, 0, 1 + i)).toISOString(),
+      })
+    }
+    const expected = await oracle(['zebu', 'quixotic'])
+    expect(expected.length).toBeGreaterThanOrEqual(40)
+    for (const limit of [1, 7, 40]) {
+      const got: string[] = []
+      for (let offset = 0; offset < expected.length; offset += limit) {
+        const res = await app.request('GET', `/v1/content?q=zebu%20quixotic&limit=${limit}&offset=${offset}`)
+        expect(res.body.pagination.total).toBe(expected.length)
+        got.push(...res.body.data.map((d: { slug: string }) => d.slug))
+      }
+      expect(got).toEqual(expected)
+    }
+  })
+
+  it('cuts to any number of rows without changing them: the first n are the exhaustive order\'s first n', async () => {
+    const file = sqliteFileOf(getConfig().database.uri)
+    const version = sqliteVersionOf(file, 'content')
+    const ranker = textRanker(file)
+    const words = ['commonplace', GENERAL[22]!, GENERAL[23]!]
+    const all = await ranker.rank(version, words, 1_000_000)
+    const expected = await oracle(words)
+    expect(await slugsOf(all.order)).toEqual(expected)
+    for (const need of [1, 2, 199, 200, 201, 1000, expected.length - 1, expected.length, expected.length + 1]) {
+      const cut = await ranker.rank(version, words, need)
+      expect(cut.total).toBe(expected.length)
+      expect(Array.from(cut.order)).toEqual(Array.from(all.order.subarray(0, need)))
+    }
+  })
+
+  it('deep pages past the first ranked step read the same order (offset + limit beyond 200, and the last page)', async () => {
+    const terms = ['commonplace', GENERAL[24]!]
+    const expected = await oracle(terms)
+    for (const [offset, limit] of [[190, 20], [399, 3], [1000, 200], [expected.length - 5, 30]] as const) {
+      const res = await app.request('GET', `/v1/content?q=${terms.join('%20')}&offset=${offset}&limit=${limit}`)
+      expect(res.body.data.map((d: { slug: string }) => d.slug)).toEqual(expected.slice(offset, offset + limit))
+      expect(res.body.pagination.total).toBe(expected.length)
+    }
+  })
+
+  it('drops stop words from the ranked query: the rest rank as if typed alone', async () => {
+    const alone = await searchAll(`q=${GENERAL[25]}%20${GENERAL[26]}`)
+    expect(alone.slugs).toEqual(await oracle([GENERAL[25]!, GENERAL[26]!]))
+    expect(await searchAll(`q=the%20${GENERAL[25]}%20about%20${GENERAL[26]}`)).toEqual(alone)
   })
 })

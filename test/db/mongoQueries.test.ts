@@ -42,28 +42,24 @@ describe('content list filter', () => {
   it('moderator view: every status, inactive included', () => {
     expect(contentFilter({ ...q, statuses: 'all', includeInactive: true })).toEqual({})
   })
-  it('text terms go to the text index; short terms are case-insensitive title substrings (escaped)', () => {
+  it('text terms go to the text index; short terms are title substrings, ASCII letters in either case (escaped)', () => {
     expect(contentFilter({ ...q, text: { terms: ['rust', 'async'], shortTerms: ['c+', 'ai'] } })).toEqual({
       $text: { $search: 'rust async' },
-      $and: [{ title: { $regex: 'c\\+', $options: 'i' } }, { title: { $regex: 'ai', $options: 'i' } }],
+      $and: [{ title: { $regex: '[cC]\\+' } }, { title: { $regex: '[aA][iI]' } }],
       status: { $in: ['approved'] },
       isActive: true,
     })
   })
-  it('stop words only (q=the): whole words in title or description, not the text index (which would ignore them)', () => {
-    expect(textMode({ text: { terms: ['the'], shortTerms: [] } })).toBe('words')
+  it('stop words (the shared list, src/db/searchTerms) never reach the text index; only stop words match nothing', () => {
+    expect(textMode({ text: { terms: ['the'], shortTerms: [] } })).toBe('nothing')
     expect(textMode({ text: { terms: ['the', 'rust'], shortTerms: [] } })).toBe('index')
+    expect(contentFilter({ ...q, text: { terms: ['the', 'rust'], shortTerms: [] } })).toEqual({
+      $text: { $search: 'rust' },
+      status: { $in: ['approved'] },
+      isActive: true,
+    })
     expect(contentFilter({ ...q, text: { terms: ['the', 'about'], shortTerms: [] } })).toEqual({
-      $and: [
-        {
-          $or: [
-            { title: { $regex: '\\bthe\\b', $options: 'i' } },
-            { description: { $regex: '\\bthe\\b', $options: 'i' } },
-            { title: { $regex: '\\babout\\b', $options: 'i' } },
-            { description: { $regex: '\\babout\\b', $options: 'i' } },
-          ],
-        },
-      ],
+      _id: { $in: [] },
       status: { $in: ['approved'] },
       isActive: true,
     })

@@ -5,9 +5,9 @@
 import type { Document, Filter, ObjectId, Sort, UpdateFilter } from 'mongodb'
 
 import type { ContentListQuery, ContentRecord, ContentSort, SubmissionsQuery, TagListQuery } from '../contentTypes'
+import { indexedTerms } from '../searchTerms'
 import type { ContentDoc, TagDoc } from './documents'
 import { isHexId, oid, oids } from './native'
-import { isStopWord } from './stopWords'
 
 export const CONTENT_PROJECTION = {
   slug: 1, title: 1, description: 1, url: 1, tagSlugs: 1, group: 1, channel: 1, platform: 1, status: 1,
@@ -19,28 +19,30 @@ export const TEXT_SCORE = { $meta: 'textScore' } as const
 export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * How q's terms are matched. The text index (english) drops stop words; SQLite's FTS5
- * keeps them. A query of stop words only would match nothing through the index, so it
- * matches them as whole words in title or description instead, as FTS5 does.
+ * How q's terms are matched. The service's terms come from the one tokenizer both engines
+ * share (../searchTerms): stop words are gone already. Terms that are all stop words (an
+ * engine caller that skipped the service) match nothing, as on SQLite.
  */
-export function textMode(q: Pick<ContentListQuery, 'text'>): 'none' | 'index' | 'words' {
+export function textMode(q: Pick<ContentListQuery, 'text'>): 'none' | 'index' | 'nothing' {
   const terms = q.text?.terms ?? []
   if (terms.length === 0) return 'none'
-  return terms.every(isStopWord) ? 'words' : 'index'
+  return indexedTerms(terms).length > 0 ? 'index' : 'nothing'
 }
 
-const wordPattern = (term: string) => ({ $regex: `\\b${escapeRegex(term)}\\b`, $options: 'i' })
+/**
+ * A short term as a title substring with SQLite's LIKE semantics: ASCII letters in either
+ * case, every other character exactly (LIKE folds ASCII only; the `i` option would fold more).
+ */
+export const shortTermPattern = (term: string): string =>
+  Array.from(term, (c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c))).join('')
 
 export function contentFilter(q: ContentListQuery): Filter<ContentDoc> {
   const f: Filter<ContentDoc> = {}
   const and: Filter<ContentDoc>[] = []
   const mode = textMode(q)
-  if (mode === 'index') f.$text = { $search: q.text!.terms.join(' ') }
-  if (mode === 'words') {
-    // Any term (FTS5's OR), as a whole word, in the title or the description.
-    and.push({ $or: q.text!.terms.flatMap((t) => [{ title: wordPattern(t) }, { description: wordPattern(t) }]) })
-  }
-  for (const t of q.text?.shortTerms ?? []) and.push({ title: { $regex: escapeRegex(t), $options: 'i' } })
+  if (mode === 'index') f.$text = { $search: indexedTerms(q.text!.terms).join(' ') }
+  if (mode === 'nothing') f._id = { $in: [] }
+  for (const t of q.text?.shortTerms ?? []) and.push({ title: { $regex: shortTermPattern(t) } })
   if (q.statuses !== 'all') f.status = { $in: q.statuses }
   if (!q.includeInactive) f.isActive = true
   if (q.approvedSince) f.approvedAt = { $gte: new Date(q.approvedSince) }

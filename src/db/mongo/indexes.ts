@@ -8,6 +8,7 @@
 import type { Db, Document, IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'
 
+import { TEXT_WEIGHTS } from '../searchTerms'
 import { serverCode } from './driverErrors'
 import { collectionName } from './native'
 
@@ -26,7 +27,8 @@ export function serviceIndexes(content: string): IndexPlan[] {
       {
         key: { title: 'text', description: 'text' },
         name: 'raw_content_text',
-        weights: { title: 3, description: 1 },
+        // The weights and the language's stop words are the ones SQLite applies (../searchTerms).
+        weights: { ...TEXT_WEIGHTS },
         default_language: 'english',
       },
       { key: { status: 1, isActive: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_list' },

@@ -21,22 +21,3 @@ export function parseIntegers(csv: string): Int32Array {
   // A copy of the right length: a view would keep the whole estimate alive.
   return out.slice(0, csv.length === 0 ? 0 : n)
 }
-
-/**
- * The rows of a comma list with one entry per occurrence (ascending, so a row's occurrences
- * are adjacent), each once, and how often it occurs.
- */
-export function parseOccurrences(csv: string): { rows: Int32Array; counts: Int32Array } {
-  const all = parseIntegers(csv)
-  const rows = new Int32Array(all.length)
-  const counts = new Int32Array(all.length)
-  let n = -1
-  for (let i = 0; i < all.length; i++) {
-    if (n >= 0 && rows[n] === all[i]) counts[n]!++
-    else {
-      rows[++n] = all[i]!
-      counts[n] = 1
-    }
-  }
-  return { rows: rows.subarray(0, n + 1), counts: counts.subarray(0, n + 1) }
-}

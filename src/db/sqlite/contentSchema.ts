@@ -4,6 +4,7 @@
  * so every write path (Payload, admin panel, bulk seed) maintains them, and the change
  * counters behind the content, taxonomy and branding versions. Idempotent.
  */
+import { FTS_TOKENCHARS, TEXT_WEIGHTS } from '../searchTerms'
 import { DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
 import { TABLES, tableOf } from './tables'
 
@@ -13,9 +14,21 @@ const CONTENT = TABLES.content
 export const FTS_TABLE = 'raw_content_fts'
 /** Its columns, in order: each row's docsize record holds one length per column. */
 export const FTS_COLUMNS = ['title', 'description'] as const
-export const FTS_TOKENIZE = `'porter unicode61 remove_diacritics 2'`
+/**
+ * Stemmed, without accents or case, and `_` inside a word as MongoDB's text index keeps it
+ * (../searchTerms). A database made with other settings is re-indexed at start-up.
+ */
+export const FTS_TOKENIZE = `"porter unicode61 remove_diacritics 2 tokenchars '${FTS_TOKENCHARS}'"`
+/** Each column's weight in bm25, in column order (a title match counts three times, as on MongoDB). */
+export const FTS_WEIGHTS: readonly number[] = FTS_COLUMNS.map((c) => TEXT_WEIGHTS[c])
+/** FTS5's rank: bm25 with the weights (kept in the index's config, so every `rank` uses them). */
+export const FTS_RANK = `bm25(${FTS_WEIGHTS.map((w) => w.toFixed(1)).join(', ')})`
+const FTS_CREATE = `CREATE VIRTUAL TABLE ${FTS_TABLE} USING fts5(${FTS_COLUMNS.join(', ')}, tokenize = ${FTS_TOKENIZE})`
 
-type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
+type Db = {
+  exec(sql: string): unknown
+  prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[]; run(...a: unknown[]): unknown }
+}
 
 const INDEXES = [
   `CREATE INDEX IF NOT EXISTS raw_content_list ON ${CONTENT}(status, is_active, approved_at, id)`,
@@ -40,7 +53,6 @@ const RAW_TABLES = [
      tag TEXT NOT NULL, content_rowid INTEGER NOT NULL, PRIMARY KEY (tag, content_rowid)
    ) WITHOUT ROWID`,
   'CREATE INDEX IF NOT EXISTS raw_content_tags_row ON raw_content_tags(content_rowid)',
-  `CREATE VIRTUAL TABLE IF NOT EXISTS ${FTS_TABLE} USING fts5(${FTS_COLUMNS.join(', ')}, tokenize = ${FTS_TOKENIZE})`,
 ]
 
 /**
@@ -90,17 +102,32 @@ const TRIGGERS: Record<string, string> = {
    END`,
 }
 
-/** Creates what is missing; rebuilds the FTS and tag tables when triggers were (re)created or counts drifted. */
+/**
+ * The text index as FTS_CREATE defines it, with FTS_RANK as its rank: made when missing, and
+ * dropped and made again when its tokenizer differs (an older build's). True when it starts
+ * empty and must be filled.
+ */
+function ensureTextIndex(db: Db): boolean {
+  const existing = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(FTS_TABLE) as { sql: string } | undefined
+  const current = existing !== undefined && existing.sql.includes(`tokenize = ${FTS_TOKENIZE}`)
+  if (existing && !current) db.exec(`DROP TABLE ${FTS_TABLE}`)
+  if (!current) db.exec(FTS_CREATE)
+  const rank = db.prepare(`SELECT v FROM ${FTS_TABLE}_config WHERE k = 'rank'`).get() as { v: string } | undefined
+  if (rank?.v !== FTS_RANK) db.prepare(`INSERT INTO ${FTS_TABLE}(${FTS_TABLE}, rank) VALUES ('rank', ?)`).run(FTS_RANK)
+  return !current
+}
+
+/** Creates what is missing; rebuilds the FTS and tag tables when triggers or the text index were (re)created or counts drifted. */
 export function ensureContentSchema(db: Db): void {
   db.exec('BEGIN IMMEDIATE')
   try {
     for (const sql of [...INDEXES, ...RAW_TABLES, ...versionObjects()]) db.exec(sql)
+    let rebuild = ensureTextIndex(db)
     const existing = new Set(
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?").all(CONTENT) as { name: string }[]).map(
         (r) => r.name,
       ),
     )
-    let rebuild = false
     for (const [name, sql] of Object.entries(TRIGGERS)) {
       if (!existing.has(name)) {
         db.exec(sql)

@@ -14,6 +14,7 @@ import type {
   TagListQuery,
   TagRecord,
 } from '../contentTypes'
+import { indexedTerms } from '../searchTerms'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
 import { ensureContentSchema } from './contentSchema'
@@ -84,11 +85,14 @@ function buildFilter(q: ContentListQuery): Built {
   const args: unknown[] = []
   let from = `${CONTENT} c`
   let ranked = false
-  if (q.text && q.text.terms.length > 0) {
+  const terms = indexedTerms(q.text?.terms ?? [])
+  if (terms.length > 0) {
     from = `raw_content_fts f JOIN ${CONTENT} c ON c.rowid = f.rowid`
     where.push('raw_content_fts MATCH ?')
-    args.push(ftsQuery(q.text.terms))
+    args.push(ftsQuery(terms))
     ranked = true
+  } else if (q.text?.terms.length) {
+    where.push('0') // only stop words: nothing matches (../searchTerms)
   }
   for (const t of q.text?.shortTerms ?? []) {
     where.push("c.title LIKE ? ESCAPE '\\'")
@@ -196,7 +200,7 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
           return new Set(rowidList(`SELECT c.rowid AS r FROM ${b.from} ${where}`, [...b.args, JSON.stringify(Array.from(candidates))]))
         }
       : undefined
-    return ranker.rank(version, q.text!.terms, need, passing)
+    return ranker.rank(version, indexedTerms(q.text!.terms), need, passing)
   }
 
   /** One page at one data version (read once by the caller, so every cache below agrees). */

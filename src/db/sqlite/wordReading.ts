@@ -1,14 +1,17 @@
 /**
  * Reading one query word's scores from the text index (./textRanking explains the ranking):
- * its rows and counts from the index's instance vocabulary, each public row's score by FTS5's
- * bm25 expression from the corpus's row lengths, packed in search order (./wordScores). The
- * temporary tables it reads through are made on the connection on first use.
+ * its rows and weighted counts straight from FTS5's index pages (./ftsPostings; FTS5's
+ * instance vocabulary when the pages are in a layout that reader does not know), and each
+ * public row's score by FTS5's bm25 expression with the columns' weights, from the corpus's
+ * row lengths (./wordScores). The temporary tables it reads through are made on the
+ * connection on first use.
  */
-import { FTS_TABLE, FTS_TOKENIZE } from './contentSchema'
-import { parseOccurrences } from './commaLists'
+import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from './contentSchema'
+import { parseIntegers } from './commaLists'
+import { readPostings, type Postings } from './ftsPostings'
 import type { WordCorpus } from './searchCorpus'
 import type { SqlReader } from './sqlReader'
-import { packWordScores, type WordScores } from './wordScores'
+import { wordScoresOf, type WordScores } from './wordScores'
 
 // FTS5's bm25 constants (fts5_aux.c).
 const K1 = 1.2
@@ -30,23 +33,28 @@ const TEMP_TABLES = `
 // `%!.17g` prints a double with 17 significant digits, which parse back to the same double.
 const PHRASE_SQL = `SELECT json_group_array(rowid), json_group_array(format('%!.17g', rank))
   FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?`
-// A comma list: cheaper for SQLite to build than JSON, and as cheap to read (parseOccurrences).
-const OCCURRENCES_SQL = 'SELECT group_concat(doc) FROM temp.raw_content_fts_instances WHERE term = ?'
+// One entry per occurrence, row × columns + column: a comma list is cheaper than JSON (./commaLists).
+const COLUMN_OF = `CASE col ${FTS_COLUMNS.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} END`
+const OCCURRENCES_SQL = `SELECT group_concat(doc * ${FTS_COLUMNS.length} + ${COLUMN_OF}) FROM temp.raw_content_fts_instances WHERE term = ?`
 // The same expression FTS5 evaluates, with the same C log.
 const IDF_SQL = 'SELECT ln((?1 - ?2 + 0.5) / (?2 + 0.5))'
 
 const prepared = new WeakSet<object>()
 const remembered = new Map<string, string[]>()
 
-/** The tokens FTS5 makes of a word (stemmed, folded): tokenized by a scratch index of the same kind. */
-function tokensOf(db: SqlReader, word: string): string[] {
-  const known = remembered.get(word)
-  if (known) return known
+function prepare(db: SqlReader): void {
   if (!prepared.has(db.handle)) {
     // Temporary tables live on the connection: made again if it was reopened.
     db.exec(TEMP_TABLES)
     prepared.add(db.handle)
   }
+}
+
+/** The tokens FTS5 makes of a word (stemmed, folded): tokenized by a scratch index of the same kind. */
+function tokensOf(db: SqlReader, word: string): string[] {
+  const known = remembered.get(word)
+  if (known) return known
+  prepare(db)
   db.run('INSERT INTO temp.raw_fts_tokenizer(rowid, text) VALUES (1, ?)', [word])
   const rows = db.all('SELECT term FROM temp.raw_fts_tokenizer_terms ORDER BY offset')
   db.run('DELETE FROM temp.raw_fts_tokenizer')
@@ -56,68 +64,104 @@ function tokensOf(db: SqlReader, word: string): string[] {
   return tokens
 }
 
+/** A token's postings through FTS5's instance vocabulary (one SQL row per occurrence): the slow, sure way. */
+export function readVocabularyPostings(db: SqlReader, token: string): Postings {
+  prepare(db)
+  const columns = FTS_COLUMNS.length
+  const all = parseIntegers(String(db.get(OCCURRENCES_SQL, [token])?.[0] ?? ''))
+  const rows = new Int32Array(all.length)
+  const weighted = new Float64Array(all.length)
+  let n = -1
+  for (let i = 0; i < all.length; i++) {
+    const row = Math.floor(all[i]! / columns)
+    if (n < 0 || rows[n] !== row) rows[++n] = row
+    weighted[n]! += FTS_WEIGHTS[all[i]! % columns]!
+  }
+  return { rows: rows.subarray(0, n + 1), weighted: weighted.subarray(0, n + 1), count: n + 1 }
+}
+
+// Scratch for the rows being scored (a word's cached form is copied out of it).
+let ordinals = new Int32Array(0)
+let lengths = new Int32Array(0)
+let classes = new Int32Array(0)
+/** Weighted counts below this get a class table by index (the common case: 1, 3, 4, 6 …). */
+const SMALL_COUNTS = 64
+
 /** A word's score for each public row holding it. */
 export function readWordScores(db: SqlReader, corpus: WordCorpus, word: string): WordScores {
   const tokens = tokensOf(db, word)
   if (tokens.length !== 1) return readPhrase(db, corpus, word)
+  const postings = readPostings(db, tokens[0]!, FTS_WEIGHTS) ?? readVocabularyPostings(db, tokens[0]!)
+  return scorePostings(db, corpus, postings)
+}
+
+/** The public rows of a token's postings with their bm25 scores. */
+export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighted, count: n }: Postings): WordScores {
   const { byRow, avgdl, longest } = corpus
-  const { rows: matched, counts } = parseOccurrences(String(db.get(OCCURRENCES_SQL, [tokens[0]])?.[0] ?? ''))
-  const n = matched.length
   const computed = Number(db.get(IDF_SQL, [corpus.rows, n])?.[0])
   const idf = computed > 0 ? computed : MIN_IDF
-  // The score depends on (f, D) only: one class per pair seen (f = 1, nearly every row, by D).
-  const classScores: number[] = []
-  const classOf = (f: number, d: number) => {
-    classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
-    return classScores.length - 1
+  if (ordinals.length < n) {
+    ordinals = new Int32Array(n + (n >> 1))
+    lengths = new Int32Array(ordinals.length)
+    classes = new Int32Array(ordinals.length)
   }
   // Each row's ordinal and length first, in a loop of loads alone: the rows are scattered
   // over the corpus's arrays, and independent loads let the processor overlap their misses.
-  const ordinals = new Int32Array(n)
-  const lengths = new Int32Array(n)
   for (let i = 0; i < n; i++) {
-    const at = 2 * matched[i]!
-    ordinals[i] = at < byRow.length ? byRow[at]! : 0
-    lengths[i] = at < byRow.length ? byRow[at + 1]! : 0
+    const at = 2 * rows[i]!
+    const inCorpus = at < byRow.length
+    ordinals[i] = inCorpus ? byRow[at]! : 0
+    lengths[i] = inCorpus ? byRow[at + 1]! : 0
   }
-  const once = new Int32Array(longest + 1).fill(-1)
-  const repeated = new Map<string, number>()
-  const classes = new Int32Array(n)
+  // The score depends on (F, D) only, F the weighted count: one class per pair seen, found
+  // through a table per F indexed by D.
+  const classScores: number[] = []
+  const small: (Int32Array | undefined)[] = []
+  const other = new Map<number, Int32Array>()
+  const tableOf = (f: number) => {
+    let table = Number.isInteger(f) && f < SMALL_COUNTS ? small[f] : other.get(f)
+    if (!table) {
+      table = new Int32Array(longest + 1).fill(-1)
+      if (Number.isInteger(f) && f < SMALL_COUNTS) small[f] = table
+      else other.set(f, table)
+    }
+    return table
+  }
   let kept = 0
   for (let i = 0; i < n; i++) {
-    if (ordinals[i] === 0) continue // not public
-    const f = counts[i]!
+    const ordinal = ordinals[i]!
+    if (ordinal === 0) continue // not public (or newer than the corpus)
+    const f = weighted[i]!
     const d = lengths[i]!
-    let c: number
-    if (f === 1) {
-      c = once[d]!
-      if (c < 0) c = once[d] = classOf(1, d)
-    } else {
-      c = repeated.get(`${f}:${d}`) ?? -1
-      if (c < 0) repeated.set(`${f}:${d}`, (c = classOf(f, d)))
+    const table = (f < SMALL_COUNTS && small[f]) || tableOf(f)
+    let c = table[d]!
+    if (c < 0) {
+      c = table[d] = classScores.length
+      classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
     }
-    ordinals[kept] = ordinals[i]!
+    ordinals[kept] = ordinal
     classes[kept++] = c
   }
-  return packWordScores(ordinals, classes, classScores, kept)
+  const scores = wordScoresOf(ordinals, classes, classScores, kept)
+  if (ordinals.length > 1 << 20) ordinals = lengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
+  return scores
 }
 
-/** A word FTS5 makes several tokens of (a phrase), or none: FTS5 ranks it alone (rank = −score). */
+/** A word FTS5 makes several tokens of (a phrase), or none: FTS5 ranks it alone (rank = −score, weights included). */
 function readPhrase(db: SqlReader, corpus: WordCorpus, word: string): WordScores {
   const { byRow } = corpus
   const row = db.get(PHRASE_SQL, [ftsPhrase(word)])
   const matches = JSON.parse(String(row?.[0] ?? '[]')) as number[]
   const ranks = JSON.parse(String(row?.[1] ?? '[]')) as string[]
-  const ordinals = new Int32Array(matches.length)
-  const classes = new Int32Array(matches.length)
+  const ordinalsOut = new Int32Array(matches.length)
+  const classesOut = new Int32Array(matches.length)
   const classScores: number[] = []
   let kept = 0
   matches.forEach((r, i) => {
     const o = 2 * r < byRow.length ? byRow[2 * r]! : 0
     if (o === 0) return
-    ordinals[kept] = o
-    classes[kept++] = classScores.push(-Number(ranks[i])) - 1
+    ordinalsOut[kept] = o
+    classesOut[kept++] = classScores.push(-Number(ranks[i])) - 1
   })
-  return packWordScores(ordinals, classes, classScores, kept)
+  return wordScoresOf(ordinalsOut, classesOut, classScores, kept)
 }
-
