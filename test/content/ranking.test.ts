@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { getConfig } from '../../src/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { textRanker } from '../../src/db/sqlite/textRanking'
-import { sqliteVersionOf } from '../../src/db/sqlite/versions'
+import { generation } from '../../src/db/engine'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
 import { content } from './helpers'
@@ -168,7 +168,7 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
 
   it('ranks a word FTS5 reads as a phrase (several tokens) as FTS5 does, and cuts to the rows asked for', async () => {
     const file = sqliteFileOf(getConfig().database.uri)
-    const version = sqliteVersionOf(file, 'content')
+    const version = generation(app.payload, 'content')
     const ranker = textRanker(file)
     for (const words of [['e-mail', GENERAL[18]!], ['commonplace', 'running', GENERAL[19]!]]) {
       const expected = await oracle(words)
@@ -225,7 +225,7 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
 
   it('cuts to any number of rows without changing them: the first n are the exhaustive order\'s first n', async () => {
     const file = sqliteFileOf(getConfig().database.uri)
-    const version = sqliteVersionOf(file, 'content')
+    const version = generation(app.payload, 'content')
     const ranker = textRanker(file)
     const words = ['commonplace', GENERAL[22]!, GENERAL[23]!]
     const all = await ranker.rank(version, words, 1_000_000)

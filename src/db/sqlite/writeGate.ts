@@ -15,7 +15,6 @@
 export const GATE_TIMEOUT_MS = 30_000
 
 let tail: Promise<void> = Promise.resolve()
-let waiting = 0
 const releaseListeners = new Set<() => void>()
 
 /** Called after every write of this process lets the gate go (committed or not): the change feed reads the counters then. */
@@ -37,7 +36,6 @@ export async function acquireWriteGate(): Promise<() => void> {
   const mine = new Promise<void>((resolve) => (release = resolve))
   const before = tail
   tail = before.then(() => mine)
-  waiting += 1
   let timer: NodeJS.Timeout | undefined
   try {
     await Promise.race([
@@ -53,7 +51,6 @@ export async function acquireWriteGate(): Promise<() => void> {
     throw err
   } finally {
     clearTimeout(timer)
-    waiting -= 1
   }
   let released = false
   return () => {
@@ -73,6 +70,3 @@ export async function underWriteGate<T>(write: () => T | Promise<T>): Promise<T>
     release()
   }
 }
-
-/** Writers queued for the gate now (for tests and metrics). */
-export const writeGateQueue = (): number => waiting
