@@ -24,8 +24,12 @@ export type EngineOps = {
   withIds(collections: CollectionConfig[]): CollectionConfig[]
   /** True once the database answers a trivial command. */
   ping(payload: Payload): Promise<boolean>
-  /** Before anything else at start-up: schema sync (SQLite); replica set and Payload's indexes (MongoDB). */
-  prepare(payload: Payload): Promise<void>
+  /**
+   * Before anything else at start-up: the pending migrations (src/db/migrations/<engine>) and
+   * then `afterMigrate` (bootstrap), both holding a lock across processes, so processes started
+   * together take turns; MongoDB checks the replica set first and builds Payload's indexes.
+   */
+  prepare(payload: Payload, afterMigrate?: () => Promise<void>): Promise<void>
   /** The content/taxonomy fast paths. */
   contentStore(payload: Payload): ContentStore
   claimRefreshToken(payload: Payload, tokenHash: string, reason: string, now: Date, successor?: GraceSuccessor): Promise<ClaimResult>

@@ -16,7 +16,7 @@ import type {
 } from '../contentTypes'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
-import { ensureContentSchema } from './contentSchema'
+import { checkContentSchema, repairContentIndexes } from './contentSchema'
 import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { sqliteVersionOf } from './versions'
@@ -248,7 +248,9 @@ export function sqliteContentStore(file: string): ContentStore {
 
   return {
     async prepare() {
-      ensureContentSchema(connection(file))
+      // The objects are the migrations'; what only data can get wrong is repaired here.
+      checkContentSchema(connection(file))
+      repairContentIndexes(connection(file))
       backfillUrlKeysSqlite(file)
     },
 

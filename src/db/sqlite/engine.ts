@@ -13,8 +13,8 @@ import { claimRefreshTokenSqlite, hitRateLimitSqlite } from './authPrimitives'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { sqliteContentStore } from './contentStore'
 import { claimFollowUpSqlite, completeFollowUpSqlite, failFollowUpSqlite, followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
+import { migrateSqlite } from './migrations'
 import { transitionStatusSqlite } from './moderation'
-import { syncSqliteSchema } from './schemaSync'
 import { recordedUpdateSqlite } from './moderationEvents'
 import { renameTagSqlite } from './tagRename'
 import { reorderTaxonomySqlite } from './taxonomyReorder'
@@ -30,6 +30,9 @@ function sqliteFile(uri: string): string {
 
 const file = () => sqliteFileOf(getConfig().database.uri)
 
+/** From the project root (npm scripts, tests and the server run there). */
+const SQLITE_MIGRATION_DIR = path.resolve(process.cwd(), 'src/db/migrations/sqlite')
+
 /**
  * Payload's adapter with transactions on: every save (its row and its relationship rows) is one
  * IMMEDIATE transaction, committed whole or rolled back, opened through ./payloadWrites (this
@@ -42,8 +45,11 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
     // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
     wal: true,
     busyTimeout: BUSY_TIMEOUT_MS,
-    // The service syncs the schema itself (prepare), in production too.
+    // Migrations own the schema in every environment (prepare runs them); Payload's dev push
+    // would drop the service's raw_ tables, which its schema does not know.
     push: false,
+    // Where `payload migrate:create` writes; the running server imports the list statically.
+    migrationDir: SQLITE_MIGRATION_DIR,
     // Any value turns Payload's transactions on; the BEGIN is ./payloadWrites' (IMMEDIATE).
     transactionOptions: {},
   })
@@ -92,7 +98,8 @@ export const sqliteEngine: EngineOps = {
       return false
     }
   },
-  prepare: async (payload) => void (await underWriteGate(() => syncSqliteSchema(payload, file()))),
+  // Not under the write gate: each migration is a Payload transaction, which takes it itself.
+  prepare: (payload, afterMigrate) => migrateSqlite(payload, file(), afterMigrate),
   contentStore: () => {
     const f = file()
     if (store?.file !== f) store = { file: f, store: gatedStore(sqliteContentStore(f)) }

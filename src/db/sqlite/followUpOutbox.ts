@@ -1,6 +1,6 @@
 /**
- * The follow-up outbox on SQLite: a raw_ table (schema sync leaves it alone) on the service's
- * synchronous connection. Jobs are inserted in the same BEGIN IMMEDIATE transaction as the
+ * The follow-up outbox on SQLite: a raw_ table (a migration's, src/db/migrations/sqlite) on the
+ * service's synchronous connection. Jobs are inserted in the same BEGIN IMMEDIATE transaction as the
  * status move (src/db/sqlite/moderation.ts), so an approval never commits without them.
  * A claim is one UPDATE … RETURNING: SQLite takes the write lock before the statement reads,
  * so of any number of connections or processes exactly one gets a given row.
@@ -11,35 +11,9 @@ import { connection } from './connection'
 
 type Db = ReturnType<typeof connection>
 
-/** The table and its index. */
-const OUTBOX_DDL = [
-  `CREATE TABLE IF NOT EXISTS raw_follow_ups (
-     id TEXT PRIMARY KEY NOT NULL,
-     content_id TEXT NOT NULL,
-     kind TEXT NOT NULL,
-     status TEXT NOT NULL DEFAULT 'queued',
-     claimed_by TEXT,
-     claimed_until INTEGER,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_run_at INTEGER NOT NULL,
-     last_error TEXT,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     UNIQUE (content_id, kind)
-   )`,
-  'CREATE INDEX IF NOT EXISTS raw_follow_ups_due ON raw_follow_ups(status, next_run_at)',
-]
-
-const ready = new WeakSet<Db>()
-
-/** The outbox table on this connection, created on first use. */
+/** The service's connection, where the outbox lives. */
 export function outboxDb(file: string): Db {
-  const db = connection(file)
-  if (!ready.has(db)) {
-    for (const ddl of OUTBOX_DDL) db.exec(ddl)
-    ready.add(db)
-  }
-  return db
+  return connection(file)
 }
 
 /** Inside a transaction on `db`: queues the jobs; an existing (item, kind) job is kept as is. */

@@ -1,0 +1,15 @@
+import * as migration_20261125_062146_initial from './20261125_062146_initial';
+import * as migration_20261125_062357_service_objects from './20261125_062357_service_objects';
+
+export const migrations = [
+  {
+    up: migration_20261125_062146_initial.up,
+    down: migration_20261125_062146_initial.down,
+    name: '20261125_062146_initial',
+  },
+  {
+    up: migration_20261125_062357_service_objects.up,
+    down: migration_20261125_062357_service_objects.down,
+    name: '20261125_062357_service_objects'
+  },
+];
