@@ -1,15 +1,16 @@
 /** MongoDB (production) behind EngineOps. */
 import { mongooseAdapter } from '@payloadcms/db-mongodb'
+import path from 'node:path'
 
 import type { EngineOps } from '../engineOps'
 import { claimRefreshTokenMongo, hitRateLimitMongo } from './authPrimitives'
 import { mongoContentStore } from './contentStore'
 import { ensurePayloadIndexes } from './indexes'
+import { migrateMongo } from './migrations'
 import { claimFollowUpMongo, completeFollowUpMongo, failFollowUpMongo, followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'
 import { transitionStatusMongo } from './moderation'
 import { recordedUpdateMongo } from './moderationEvents'
-import { collectionName, nativeClient, nativeDb } from './native'
-import { dropDuplicateNotificationsMongo } from './notificationDuplicates'
+import { nativeClient, nativeDb } from './native'
 import { withTransientRetry } from './retry'
 import { renameTagMongo } from './tagRename'
 import { reorderTaxonomyMongo } from './taxonomyReorder'
@@ -18,7 +19,13 @@ import { bumpVersionForRequest, readVersion } from './versions'
 
 export const mongoEngine: EngineOps = {
   name: 'mongodb',
-  adapter: (db) => mongooseAdapter({ url: db.uri, ...(db.name ? { connectOptions: { dbName: db.name } } : {}) }),
+  adapter: (db) =>
+    mongooseAdapter({
+      url: db.uri,
+      ...(db.name ? { connectOptions: { dbName: db.name } } : {}),
+      // Where `payload migrate:create` writes (from the project root); the server imports the list statically.
+      migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
+    }),
   // ObjectIds already are 24-hex.
   withIds: (collections) => collections,
   async ping(payload) {
@@ -29,12 +36,14 @@ export const mongoEngine: EngineOps = {
       return false
     }
   },
-  async prepare(payload) {
+  async prepare(payload, afterMigrate) {
     requireReplicaSetInUri(nativeClient(payload))
     await requireReplicaSet(nativeDb(payload))
-    // Before Payload's unique (content, kind) index is built on a database that has duplicates.
-    await dropDuplicateNotificationsMongo(nativeDb(payload), collectionName(payload, 'notifications'))
-    await ensurePayloadIndexes(payload)
+    await migrateMongo(payload, async () => {
+      // After the migrations (one deletes duplicates Payload's unique indexes would refuse).
+      await ensurePayloadIndexes(payload)
+      await afterMigrate?.()
+    })
   },
   contentStore: mongoContentStore,
   claimRefreshToken: claimRefreshTokenMongo,
