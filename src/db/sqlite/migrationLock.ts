@@ -36,6 +36,12 @@ function readHolder(lockFile: string): LockHolder | null {
 const isBusy = (err: unknown): boolean =>
   (err as { code?: unknown })?.code === 'SQLITE_BUSY' || /database is locked/i.test(String((err as Error)?.message))
 
+/**
+ * Held connections, strongly referenced: were a holder's work pending on nothing reachable,
+ * its connection could be garbage collected, closed, and the lock silently released.
+ */
+const holding = new Set<InstanceType<typeof Database>>()
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Takes the lock (waiting as long as another process holds it), runs `work`, releases it. */
@@ -64,6 +70,7 @@ export async function withSqliteMigrationLock<T>(file: string, work: () => Promi
       }
       await sleep(POLL_MS)
     }
+    holding.add(lock)
     const me: LockHolder = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() }
     writeFileSync(holderFile(lockFile), JSON.stringify(me))
     logger().info({ waitedMs: Date.now() - started }, 'migrations.lock_acquired')
@@ -76,6 +83,7 @@ export async function withSqliteMigrationLock<T>(file: string, work: () => Promi
       logger().info({}, 'migrations.lock_released')
     }
   } finally {
+    holding.delete(lock)
     lock.close()
   }
 }
