@@ -23,7 +23,7 @@ const line = (s: ServerProcess, msg: string) => s.lines.find((l) => l.msg === ms
 const at = (l: Record<string, any> | undefined) => Date.parse(String(l?.ts))
 
 describe.skipIf(onMongo)('three processes started together on an empty SQLite database', () => {
-  let servers: ServerProcess[] = []
+  let servers: (ServerProcess & { listening: Promise<void> })[] = []
   let file: string
 
   beforeAll(async () => {
