@@ -1,8 +1,10 @@
 /**
  * The versioned domains: each has a change counter that every write to its collections
- * moves in the same transaction (SQLite: triggers, src/db/sqlite/contentSchema; MongoDB:
- * hooks through onDomainWrite and the raw write paths, src/db/mongo/versions). Every cache
- * keys on its domain's counter, read once per request: nothing else invalidates anything.
+ * moves in the same transaction (SQLite: triggers, made by a migration in src/db/migrations/sqlite
+ * and checked at start-up by src/db/sqlite/contentSchema, so a change here needs a migration that
+ * creates or drops them; MongoDB: hooks through onDomainWrite and the raw write paths,
+ * src/db/mongo/versions). Every cache keys on its domain's counter, read once per request:
+ * nothing else invalidates anything.
  */
 export type Domain = 'content' | 'taxonomy' | 'branding'
 

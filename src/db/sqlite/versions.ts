@@ -1,4 +1,4 @@
-/** Reads a change counter kept by the raw_versions triggers (contentSchema). */
+/** Reads a change counter kept by the raw_versions triggers (a migration's; contentSchema checks them). */
 import type { Domain } from '../versionDomains'
 import { statement } from './connection'
 
