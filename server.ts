@@ -31,7 +31,7 @@ await runServer(config, async () => {
   const app = next({ dev: false, dir: process.cwd() })
   const handle = app.getRequestHandler()
   await app.prepare()
-  // Start Payload (schema sync, bootstrap, seed, catalog priming) before accepting traffic.
+  // Start Payload (pending migrations, bootstrap, seed, catalog priming) before accepting traffic.
   // The Next bundle's getPayload finds this same instance in Payload's process-wide cache.
   const payload = await getPayload({ config: payloadConfig, cron: true })
   const origin = `http://127.0.0.1:${config.port}`

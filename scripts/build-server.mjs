@@ -10,7 +10,12 @@ import { build } from 'esbuild'
 
 await build({
   // The server, and the operator's scripts that run where the server runs (the image has no tsx).
-  entryPoints: { server: 'server.ts', 'scripts/backup': 'scripts/backup.ts', 'scripts/restore': 'scripts/restore.ts' },
+  entryPoints: {
+    server: 'server.ts',
+    'scripts/backup': 'scripts/backup.ts',
+    'scripts/restore': 'scripts/restore.ts',
+    'scripts/migrate': 'scripts/migrate.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

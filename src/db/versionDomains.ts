@@ -1,8 +1,9 @@
 /**
  * The cached domains: every cache keys on its domain's generation (src/db/generations), which
  * moves when a committed write to one of the domain's collections becomes visible (SQLite:
- * counters moved by triggers, src/db/sqlite/contentSchema; MongoDB: a change stream,
- * src/db/mongo/changeFeed). Nothing else invalidates anything.
+ * counters moved by triggers, made by a migration in src/db/migrations/sqlite and checked at
+ * start-up by src/db/sqlite/contentSchema, so a change here needs a migration that creates or
+ * drops them; MongoDB: a change stream, src/db/mongo/changeFeed). Nothing else invalidates anything.
  */
 export type Domain = 'content' | 'taxonomy' | 'branding'
 

@@ -11,7 +11,7 @@
  * - sums the workers' metrics (prom-client's AggregatorRegistry) for METRICS_PORT and for a
  *   worker answering /metrics with METRICS_TOKEN.
  *
- * The first worker starts alone (schema sync, bootstrap and the demo seed run once, not
+ * The first worker starts alone (migrations, bootstrap and the demo seed run once, not
  * racing); the others are forked once it listens.
  */
 import cluster, { type Worker } from 'node:cluster'

@@ -9,18 +9,21 @@ import { primeCatalog } from '../services/catalog'
 import { bootstrap } from './bootstrap'
 import { expectReady, markReady } from './readiness'
 
-/** Payload's onInit: idempotent bootstrap, content indexes, the optional demo seed, catalog priming. */
+/** Payload's onInit: pending migrations, idempotent bootstrap, content index repair, the optional demo seed, catalog priming. */
 export async function onStart(payload: Payload): Promise<void> {
   const config = getConfig()
   // Registered before bootstrap is marked, so /ready never reports ready without the catalog.
   expectReady('catalog')
-  await engine().prepare(payload)
-  await bootstrap(payload)
+  // The migrations, then every start-up write that would race another process starting at the
+  // same time (two first admins, two demo seeds), holding the engine's migration lock.
+  await engine().prepare(payload, async () => {
+    await bootstrap(payload)
+    await engine().contentStore(payload).prepare()
+    if (config.seedDemo && (await seedDemoIfEmpty(payload))) logger().info({}, 'seed.demo_loaded')
+  })
   markReady('bootstrap')
   // Claims follow-ups queued by approvals, also those left by a process that died.
   startFollowUps(payload)
-  await engine().contentStore(payload).prepare()
-  if (config.seedDemo && (await seedDemoIfEmpty(payload))) logger().info({}, 'seed.demo_loaded')
   await primeCatalog(payload)
   markReady('catalog')
   logger().info({ engine: config.database.engine, env: config.env }, 'service.started')

@@ -27,7 +27,6 @@ import {
   tagUsagePipeline,
 } from './contentQueries'
 import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, type TagDoc } from './documents'
-import { ensureServiceIndexes } from './indexes'
 import { isHexId, nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { generation, generationsOf } from '../generations'
@@ -107,11 +106,11 @@ export function mongoContentStore(payload: Payload): ContentStore {
 
   return {
     async prepare() {
-      // The replica set and Payload's own indexes were checked first (mongoEngine.prepare).
+      // The replica set, the migrations (the service's indexes) and Payload's indexes came first
+      // (mongoEngine.prepare). Rows stored before URL keys get theirs, duplicates an ordinal: the
+      // unique URL-key index covers keyed rows only, so it was built before them.
       const db = nativeDb(payload)
-      // Before the unique URL-key index: rows that were duplicates before the rule get ordinals.
       const backfilled = await backfillUrlKeys()
-      await ensureServiceIndexes(payload, db)
       // Other processes see the backfill through their change streams; this one at once.
       if (backfilled > 0) generationsOf(payload.db).changed(['content'])
     },

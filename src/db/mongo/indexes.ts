@@ -1,14 +1,17 @@
 /**
- * Every index the service needs beside Payload's own, created and awaited at start-up: a
- * failure stops the start, naming the index. A text index whose definition changed
- * (IndexOptionsConflict 85 / IndexKeySpecsConflict 86) is dropped and recreated.
- * Payload's model indexes (unique slugs, emails, ...) are built and awaited here too,
- * instead of in the background.
+ * Every index the service needs beside Payload's own, created and awaited by a migration
+ * (src/db/migrations/mongodb): a failure stops the start, naming the index. An index of ours
+ * whose definition changed (IndexOptionsConflict 85 / IndexKeySpecsConflict 86, or a second
+ * text index) is dropped and recreated, with a log line. A changed definition here needs a
+ * new migration that builds it (ensureIndex), as a database that ran the first one does not
+ * run it again. Payload's model indexes (unique slugs, emails, ...) follow its collections:
+ * start-up builds and awaits them after the migrations, instead of in the background.
  */
 import type { Db, Document, IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { TEXT_WEIGHTS } from '../searchTerms'
+import { logger } from '../../logging'
 import { serverCode } from './driverErrors'
 import { collectionName } from './native'
 
@@ -106,7 +109,9 @@ export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Pro
       // The existing index with this name, or (text indexes: one per collection) any text index.
       const existing = await coll.listIndexes().toArray()
       for (const old of existing) {
-        if (isOurOlderVersion(old, index)) await coll.dropIndex(String(old.name))
+        if (!isOurOlderVersion(old, index)) continue
+        await coll.dropIndex(String(old.name))
+        logger().warn({ collection, dropped: old.name, replacement: index.name }, 'mongo.index_replaced')
       }
       await coll.createIndexes([index])
     } catch (retryErr) {

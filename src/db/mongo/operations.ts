@@ -1,16 +1,25 @@
 /** Running MongoDB (production): Payload's adapter, the start-up checks and indexes, health. */
 import { mongooseAdapter } from '@payloadcms/db-mongodb'
+import path from 'node:path'
 
 import type { OperationsPort } from '../ports/operations'
 import { ensurePayloadIndexes } from './indexes'
-import { collectionName, nativeClient, nativeDb } from './native'
-import { dropDuplicateNotificationsMongo } from './notificationDuplicates'
+import { migrateMongo } from './migrations'
+import { nativeClient, nativeDb } from './native'
 import { withPayloadTransactions } from './payloadTransactions'
 import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri } from './transaction'
 
 export const mongoOperations: OperationsPort = {
   name: 'mongodb',
-  adapter: (db) => withPayloadTransactions(mongooseAdapter({ url: db.uri, ...(db.name ? { connectOptions: { dbName: db.name } } : {}) })),
+  adapter: (db) =>
+    withPayloadTransactions(
+      mongooseAdapter({
+        url: db.uri,
+        ...(db.name ? { connectOptions: { dbName: db.name } } : {}),
+        // Where `payload migrate:create` writes (from the project root); the server imports the list statically.
+        migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
+      }),
+    ),
   // ObjectIds already are 24-hex.
   withIds: (collections) => collections,
   async ping(payload) {
@@ -21,13 +30,15 @@ export const mongoOperations: OperationsPort = {
       return false
     }
   },
-  async prepare(payload) {
+  async prepare(payload, afterMigrate) {
     requireReplicaSetInUri(nativeClient(payload))
     requirePayloadTransactions(payload)
     await requireReplicaSet(nativeDb(payload))
-    // Before Payload's unique (content, kind) index is built on a database that has duplicates.
-    await dropDuplicateNotificationsMongo(nativeDb(payload), collectionName(payload, 'notifications'))
-    await ensurePayloadIndexes(payload)
+    await migrateMongo(payload, async () => {
+      // After the migrations (one deletes duplicates Payload's unique indexes would refuse).
+      await ensurePayloadIndexes(payload)
+      await afterMigrate?.()
+    })
   },
   // The native driver calls go through Payload's own client, which payload.destroy() closes.
   closeOwnConnections: () => undefined,

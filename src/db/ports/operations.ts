@@ -13,8 +13,13 @@ export type OperationsPort = {
   withIds(collections: CollectionConfig[]): CollectionConfig[]
   /** True once the database answers a trivial command. */
   ping(payload: Payload): Promise<boolean>
-  /** Before anything else at start-up: the schema (SQLite); the replica set, transactions and indexes (MongoDB). */
-  prepare(payload: Payload): Promise<void>
+  /**
+   * Before anything else at start-up: the pending migrations (src/db/migrations/<engine>) and
+   * then `afterMigrate` (bootstrap), both holding a lock across processes, so processes started
+   * together take turns; MongoDB checks the replica set and Payload's transactions first and
+   * builds Payload's indexes.
+   */
+  prepare(payload: Payload, afterMigrate?: () => Promise<void>): Promise<void>
   /** Closes connections the service opened beside Payload's (shutdown). */
   closeOwnConnections(): void
 }

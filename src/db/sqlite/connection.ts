@@ -58,7 +58,7 @@ export function statement(file: string, sql: string): Statement {
   return stmt
 }
 
-/** Whether the file has this table (start-up steps that run before schema sync). */
+/** Whether the file has this table (start-up steps that run before or between migrations). */
 export function tableExists(file: string, name: string): boolean {
   return statement(file, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
 }

@@ -17,7 +17,7 @@ import type {
 import { indexedTerms } from '../searchTerms'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
-import { ensureContentSchema } from './contentSchema'
+import { checkContentSchema, repairContentIndexes } from './contentSchema'
 import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { TABLES } from './tables'
@@ -249,7 +249,9 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
 
   return {
     async prepare() {
-      ensureContentSchema(connection(file))
+      // The objects are the migrations'; what only data can get wrong is repaired here.
+      checkContentSchema(connection(file))
+      repairContentIndexes(connection(file))
       backfillUrlKeysSqlite(file)
     },
 

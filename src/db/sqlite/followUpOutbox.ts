@@ -1,43 +1,17 @@
 /**
- * The follow-up outbox's table on SQLite (a raw_ table beside Payload's) and its reads. Its
- * writes are plans (src/db/workflow/followUpOutbox.ts, ./planApplier): jobs are queued in the
- * decision's own transaction, and a claim is one UPDATE … RETURNING under the write lock, so
- * of any number of connections or processes exactly one gets a given row.
+ * The follow-up outbox's table on SQLite (a raw_ table, a migration's: src/db/migrations/sqlite)
+ * and its reads. Its writes are plans (src/db/workflow/followUpOutbox.ts, ./planApplier): jobs
+ * are queued in the decision's own transaction, and a claim is one UPDATE … RETURNING under the
+ * write lock, so of any number of connections or processes exactly one gets a given row.
  */
 import type { FollowUpDepth, FollowUpKind, FollowUpRow, FollowUpStatus } from '../moderationTypes'
 import { connection } from './connection'
 
 type Db = ReturnType<typeof connection>
 
-/** The table and its index. */
-const OUTBOX_DDL = [
-  `CREATE TABLE IF NOT EXISTS raw_follow_ups (
-     id TEXT PRIMARY KEY NOT NULL,
-     content_id TEXT NOT NULL,
-     kind TEXT NOT NULL,
-     status TEXT NOT NULL DEFAULT 'queued',
-     claimed_by TEXT,
-     claimed_until INTEGER,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_run_at INTEGER NOT NULL,
-     last_error TEXT,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     UNIQUE (content_id, kind)
-   )`,
-  'CREATE INDEX IF NOT EXISTS raw_follow_ups_due ON raw_follow_ups(status, next_run_at)',
-]
-
-const ready = new WeakSet<Db>()
-
-/** The outbox table on this connection, created on first use. */
+/** The service's connection, where the outbox lives. */
 export function outboxDb(file: string): Db {
-  const db = connection(file)
-  if (!ready.has(db)) {
-    for (const ddl of OUTBOX_DDL) db.exec(ddl)
-    ready.add(db)
-  }
-  return db
+  return connection(file)
 }
 
 type StoredRow = {

@@ -9,9 +9,8 @@ import { getConfig } from '../../config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports/operations'
 import { closeConnection, sqliteFileOf, statement } from './connection'
+import { migrateSqlite } from './migrations'
 import { BUSY_TIMEOUT_MS, queuePayloadTransactions } from './payloadWrites'
-import { syncSqliteSchema } from './schemaSync'
-import { underWriteGate } from './writeGate'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)
@@ -21,6 +20,9 @@ function sqliteFile(uri: string): string {
 
 /** The configured database file. */
 export const configuredFile = () => sqliteFileOf(getConfig().database.uri)
+
+/** From the project root (npm scripts, tests and the server run there). */
+const SQLITE_MIGRATION_DIR = path.resolve(process.cwd(), 'src/db/migrations/sqlite')
 
 /**
  * Payload's adapter with transactions on: every save (its row and its relationship rows) is one
@@ -34,8 +36,11 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
     // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
     wal: true,
     busyTimeout: BUSY_TIMEOUT_MS,
-    // The service syncs the schema itself (prepare), in production too.
+    // Migrations own the schema in every environment (prepare runs them); Payload's dev push
+    // would drop the service's raw_ tables, which its schema does not know.
     push: false,
+    // Where `payload migrate:create` writes; the running server imports the list statically.
+    migrationDir: SQLITE_MIGRATION_DIR,
     // Any value turns Payload's transactions on; the BEGIN is ./payloadWrites' (IMMEDIATE).
     transactionOptions: {},
   })
@@ -71,6 +76,7 @@ export const sqliteOperations: OperationsPort = {
       return false
     }
   },
-  prepare: async (payload) => void (await underWriteGate(() => syncSqliteSchema(payload, configuredFile()))),
+  // Not under the write gate: each migration is a Payload transaction, which takes it itself.
+  prepare: (payload, afterMigrate) => migrateSqlite(payload, configuredFile(), afterMigrate),
   closeOwnConnections: closeConnection,
 }

@@ -1,21 +1,13 @@
 /** Rate-limit counters on SQLite: one atomic upsert per hit on the service's connection. */
 import type { RateLimitHit } from '../authTypes'
-import { connection, statement } from './connection'
+import { statement } from './connection'
 
-// The raw_ prefix keeps schema sync (src/db/sqlite/schemaSync.ts) away from this table.
-const CREATE_COUNTERS = `CREATE TABLE IF NOT EXISTS raw_rate_limits (
-  key TEXT PRIMARY KEY NOT NULL,
-  points INTEGER NOT NULL,
-  reset_at INTEGER NOT NULL
-)`
-
+// raw_rate_limits is created by a migration (src/db/migrations/sqlite).
 const HIT = `INSERT INTO raw_rate_limits (key, points, reset_at) VALUES (?, 1, ?)
   ON CONFLICT(key) DO UPDATE SET
     points = CASE WHEN raw_rate_limits.reset_at <= ? THEN 1 ELSE raw_rate_limits.points + 1 END,
     reset_at = CASE WHEN raw_rate_limits.reset_at <= ? THEN excluded.reset_at ELSE raw_rate_limits.reset_at END
   RETURNING points, reset_at`
-
-const ready = new WeakSet<object>()
 
 /**
  * One hit on a fixed-window counter, atomically in one statement: a window that has ended
@@ -23,11 +15,6 @@ const ready = new WeakSet<object>()
  * survive restarts.
  */
 export function hitRateLimitSqlite(file: string, key: string, points: number, durationSeconds: number): RateLimitHit {
-  const db = connection(file)
-  if (!ready.has(db)) {
-    db.exec(CREATE_COUNTERS)
-    ready.add(db)
-  }
   const now = Date.now()
   const row: unknown = statement(file, HIT).get(key, now + durationSeconds * 1000, now, now)
   if (!Array.isArray(row)) throw new Error('The rate-limit counter returned no row.')

@@ -18,23 +18,14 @@ export const TABLES = {
   channels: 'channels',
   platforms: 'platforms',
   facets: 'facets',
-  payloadJobs: 'payload_jobs',
-  payloadJobsLog: 'payload_jobs_log',
 } as const
-
-/** The service's own record of the last schema sync (./schemaSync); raw_, so schema sync leaves it alone. */
-export const SCHEMA_SYNC_TABLE = 'raw_schema_sync'
 
 /** Payload's table of a collection or global slug (`tag-renames` → `tag_renames`). */
 export const tableOf = (slug: string): string => slug.replace(/-/g, '_')
 
-/** Tables that left Payload's schema (read once by the upgrade step, then emptied). */
-const RETIRED = new Set<string>([TABLES.payloadJobs, TABLES.payloadJobsLog])
-
 /** Throws when Payload names one of the tables above differently. */
 export function checkTableNames(payloadTableNames: ReadonlyMap<string, string>): void {
   for (const name of Object.values(TABLES)) {
-    if (RETIRED.has(name)) continue
     const actual = payloadTableNames.get(name)
     if (actual !== name) throw new Error(`Payload stores "${name}" as "${actual ?? '(none)'}"; update src/db/sqlite/tables.ts.`)
   }

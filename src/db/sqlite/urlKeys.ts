@@ -1,9 +1,10 @@
 /**
- * Duplicate URLs on SQLite: the backfill of `url_key` for rows written before keys existed,
- * then the unique index that makes a second insert of a key fail, whoever races whom.
+ * Duplicate URLs on SQLite: the backfill of `url_key` for rows written before keys existed.
+ * The unique index on (url_key, url_key_ordinal) (a migration's) makes a second insert of a
+ * key fail, whoever races whom; rows without a key stay out of it (NULLs are distinct).
  * Rows that were already duplicates keep their key and get an ordinal (0 for the oldest,
- * then 1, 2, ...), so the unique index is on (url_key, url_key_ordinal) and every new row
- * is written with ordinal 0: at most one new row per key, legacy copies still findable.
+ * then 1, 2, ...), and every new row is written with ordinal 0: at most one new row per key,
+ * legacy copies still findable.
  */
 import { urlKeyOf } from '../../urlNormalize'
 import { connection } from './connection'
@@ -31,7 +32,5 @@ export function backfillUrlKeysSqlite(file: string): number {
     done = batch.immediate()
     total += done
   }
-  // After the backfill, so rows that were duplicates before the rule cannot block the build.
-  db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS raw_content_url_key ON ${TABLES.content}(url_key, url_key_ordinal)`)
   return total
 }

@@ -30,7 +30,15 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Starts a server and resolves once it listens (rejects if it exits first). */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await launchServer(env)
+  await server.listening
+  return server
+}
+
+/** Starts a server and resolves at once: its lines can be watched while it starts; `listening` settles as startServer does. */
+export async function launchServer(env: Record<string, string>): Promise<ServerProcess & { listening: Promise<void> }> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
@@ -90,14 +98,15 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       waiters.push({ match, resolve: (l) => (clearTimeout(timer), resolve(l)) })
     })
   }
-  const server: ServerProcess = { child, port, lines, stderr: () => stderr, waitForLine, exited }
-  await Promise.race([
-    waitForLine((l) => l.msg === 'server.listening'),
+  const listening = Promise.race([
+    waitForLine((l) => l.msg === 'server.listening').then(() => undefined),
     exited.then(({ code }) => {
       throw new Error(`server exited (${code}) before listening: ${stderr.slice(-2000)}`)
     }),
   ])
-  return server
+  // Awaited by the caller; a rejection nobody awaits yet must not count as unhandled.
+  listening.catch(() => undefined)
+  return { child, port, lines, stderr: () => stderr, waitForLine, exited, listening }
 }
 
 /** A raw connection: write parts of a request when the test says so, read the whole answer. */

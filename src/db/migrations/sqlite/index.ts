@@ -1,0 +1,21 @@
+import * as migration_20261125_062146_initial from './20261125_062146_initial';
+import * as migration_20261125_062357_service_objects from './20261125_062357_service_objects';
+import * as migration_20261125_071500_search_meaning from './20261125_071500_search_meaning';
+
+export const migrations = [
+  {
+    up: migration_20261125_062146_initial.up,
+    down: migration_20261125_062146_initial.down,
+    name: '20261125_062146_initial',
+  },
+  {
+    up: migration_20261125_062357_service_objects.up,
+    down: migration_20261125_062357_service_objects.down,
+    name: '20261125_062357_service_objects'
+  },
+  {
+    up: migration_20261125_071500_search_meaning.up,
+    down: migration_20261125_071500_search_meaning.down,
+    name: '20261125_071500_search_meaning'
+  },
+];
