@@ -140,22 +140,29 @@ describe('search through the API means the same', () => {
   })
 
   // SQLite only: the FTS5 table an older build made (no '_' inside words, unweighted rank).
-  it.skipIf(getConfig().database.engine !== 'sqlite')('re-indexes a text index made with other tokenizer settings at start-up', async () => {
-    const db = connection(sqliteFileOf(getConfig().database.uri))
-    db.exec('DROP TABLE raw_content_fts')
-    db.exec("CREATE VIRTUAL TABLE raw_content_fts USING fts5(title, description, tokenize = 'porter unicode61 remove_diacritics 2')")
-    db.exec("INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM content")
-    await engine().contentStore(app.payload).prepare()
-    const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'raw_content_fts'").get() as { sql: string }).sql
-    expect(sql).toContain(`tokenize = ${FTS_TOKENIZE}`)
-    expect(db.prepare("SELECT v FROM raw_content_fts_config WHERE k = 'rank'").get()).toEqual({ v: FTS_RANK })
-    expect(Number(Object.values(db.prepare('SELECT count(*) FROM raw_content_fts').get() as object)[0])).toBe(
-      Number(Object.values(db.prepare('SELECT count(*) FROM content').get() as object)[0]),
-    )
-    // A write moves the content version, so the search reads the index again: the rows the
-    // older build indexed answer as the new ones do.
-    await content(app.payload, { slug: 'm-new', title: 'Fresh snake_case', approvedAt: T(20) })
-    expect(slugs(await get('snake_case'))).toEqual(['m-new', 'm-underscore'])
-    expect(slugs(await get('snake'))).toEqual(['m-split'])
-  })
+  it.skipIf(getConfig().database.engine !== 'sqlite')(
+    "a text index made with other settings stops the start, named; its migration rebuilds it with today's meaning",
+    async () => {
+      const db = connection(sqliteFileOf(getConfig().database.uri))
+      db.exec('DROP TABLE raw_content_fts')
+      db.exec("CREATE VIRTUAL TABLE raw_content_fts USING fts5(title, description, tokenize = 'porter unicode61 remove_diacritics 2')")
+      db.exec("INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM content")
+      // The code reads the index with other settings than it was made with: refused, not misread.
+      await expect(engine().contentStore(app.payload).prepare()).rejects.toThrow(/raw_content_fts was made with other settings/)
+      const { up } = await import('../../src/db/migrations/sqlite/20261125_071500_search_meaning')
+      await up({ db: (app.payload.db as unknown as { drizzle: never }).drizzle, payload: app.payload, req: {} as never })
+      await engine().contentStore(app.payload).prepare()
+      const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'raw_content_fts'").get() as { sql: string }).sql
+      expect(sql).toContain(`tokenize = ${FTS_TOKENIZE}`)
+      expect(db.prepare("SELECT v FROM raw_content_fts_config WHERE k = 'rank'").get()).toEqual({ v: FTS_RANK })
+      expect(Number(Object.values(db.prepare('SELECT count(*) FROM raw_content_fts').get() as object)[0])).toBe(
+        Number(Object.values(db.prepare('SELECT count(*) FROM content').get() as object)[0]),
+      )
+      // A write moves the content generation, so the search reads the index again: the rows the
+      // older build indexed answer as the new ones do.
+      await content(app.payload, { slug: 'm-new', title: 'Fresh snake_case', approvedAt: T(20) })
+      expect(slugs(await get('snake_case'))).toEqual(['m-new', 'm-underscore'])
+      expect(slugs(await get('snake'))).toEqual(['m-split'])
+    },
+  )
 })
