@@ -1,11 +1,24 @@
 /**
- * Fetch Request/Response <-> the API's transport-neutral request and result: the Next route
- * (next dev, or any deployment without server.ts) and the in-process tests go this way.
+ * Fetch Request/Response <-> the API's transport-neutral request and result: the Next routes
+ * (/api/v1 under next dev or next start, the console's endpoints through Payload's REST
+ * handler) and the in-process tests go this way.
  */
 import type { Payload } from 'payload'
 
+import type { HeaderReader } from './headers'
 import type { ApiRequest, ApiResult } from './route'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
+
+/**
+ * The request's headers without Accept-Encoding: an answer that leaves through Next or
+ * Payload's REST handler stays plain, because that code keeps the body but not every header
+ * (Payload's handler drops Content-Encoding, which would leave the client bytes it cannot read).
+ * Next compresses such answers itself as its `compress` option says; the Node server
+ * (./nodeAdapter) compresses the ones it writes.
+ */
+const withoutAcceptEncoding = (headers: Headers): HeaderReader => ({
+  get: (name) => (name.toLowerCase() === 'accept-encoding' ? null : headers.get(name)),
+})
 
 /** What the adapter reads of a Fetch Request (Payload's endpoint request is one, typed as partial). */
 export type FetchRequestLike = { url: string; method: string; headers: Headers; text(): Promise<string> }
@@ -19,7 +32,7 @@ export function apiRequestFromFetch(request: FetchRequestLike, payload: Payload)
     path: url.pathname.slice('/api'.length),
     search: url.search.slice(1),
     origin: url.origin,
-    headers: request.headers,
+    headers: withoutAcceptEncoding(request.headers),
     text: () =>
       (body ??= (async () => {
         if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw bodyTooLarge()
