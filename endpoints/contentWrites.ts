@@ -4,23 +4,10 @@ import { rateLimit } from '../src/edge/rateLimitGate'
 import { defineRoute } from '../src/edge/route'
 import { parseWith } from '../src/edge/validation'
 import { approveContent, rejectContent, restoreContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
-import { TEXT_LIMITS, textField } from '../src/text'
-import { contentUrlField } from '../src/urlPolicy'
+import { rejectBody, submitBody } from '../src/services/requestBodies'
 import { ContentDto, Deleted } from './dtos'
 
-const submitBody = z.strictObject({
-  title: textField(TEXT_LIMITS.title, { min: 1, trim: true }),
-  url: contentUrlField,
-  description: textField(TEXT_LIMITS.description).optional(),
-  slug: z.string().optional(),
-  tagSlugs: z.array(z.string()).max(50).optional(),
-  group: z.string().min(1).optional(),
-  channel: z.string().min(1).optional(),
-  platform: z.string().min(1).optional(),
-})
-
-/** The rejection's body, for the API and the console alike. */
-export const rejectBody = z.strictObject({ reason: textField(TEXT_LIMITS.reason, { trim: true }).optional() })
+export { rejectBody }
 
 export const submitContentRoute = defineRoute({
   method: 'post',

@@ -3,16 +3,10 @@ import { z } from 'zod'
 import { defineRoute } from '../src/edge/route'
 import { parseWith } from '../src/edge/validation'
 import { createTag, renameTag, updateTag } from '../src/services/tagWrites'
-import { TEXT_LIMITS, textField } from '../src/text'
+import { createTagBody as createBody, patchTagBody as patchBody, renameBody } from '../src/services/requestBodies'
 import { TagDto, TagRename } from './dtos'
 
-const label = textField(TEXT_LIMITS.label, { min: 1, trim: true })
-const facet = textField(TEXT_LIMITS.facetKey, { min: 1 })
-
-const createBody = z.strictObject({ label, facet, slug: z.string().optional() })
-const patchBody = z.strictObject({ label: label.optional(), facet: facet.optional() })
-/** A rename's body, for the API and the console alike. */
-export const renameBody = z.strictObject({ newSlug: z.string() })
+export { renameBody }
 
 export const createTagRoute = defineRoute({
   method: 'post',

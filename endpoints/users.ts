@@ -4,19 +4,11 @@ import { defineRoute } from '../src/edge/route'
 import { parseQuery, parseWith } from '../src/edge/validation'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
-import { emailField, passwordField, usernameField } from './auth/schemas'
+import { createUserBody as createBody, updateUserBody as updateBody } from '../src/services/requestBodies'
 import { Deleted, UserDto } from './dtos'
 import { paginationQuery } from './queries'
 
 const MANAGE = ['user.manage'] as const
-
-const createBody = z.strictObject({
-  email: emailField,
-  username: usernameField,
-  password: passwordField,
-  roles: z.array(z.string().min(1).max(64)).max(50).optional(),
-})
-const updateBody = createBody.partial().extend({ isActive: z.boolean().optional() })
 
 export const createUserRoute = defineRoute({
   method: 'post',

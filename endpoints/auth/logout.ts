@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { defineRoute } from '../../src/edge/route'
 import { parseWith } from '../../src/edge/validation'
 import { logout as endFamily } from '../../src/services/auth'
-import { refreshTokenField } from './schemas'
+import { refreshTokenField } from '../../src/services/requestBodies'
 
 const body = z.object({ refreshToken: refreshTokenField })
 

@@ -5,7 +5,7 @@ import { defineRoute } from '../../src/edge/route'
 import { parseWith } from '../../src/edge/validation'
 import { changePassword } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
-import { passwordField } from './schemas'
+import { passwordField } from '../../src/services/requestBodies'
 import { TokenPair } from '../dtos'
 
 const body = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordField })

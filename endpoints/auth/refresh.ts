@@ -5,7 +5,7 @@ import { defineRoute } from '../../src/edge/route'
 import { parseWith } from '../../src/edge/validation'
 import { refresh as rotate } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
-import { refreshTokenField } from './schemas'
+import { refreshTokenField } from '../../src/services/requestBodies'
 import { TokenPair } from '../dtos'
 
 const body = z.object({ refreshToken: refreshTokenField })

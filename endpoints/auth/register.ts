@@ -8,7 +8,7 @@ import { getConfig } from '../../src/config'
 import { forbidden } from '../../src/errors'
 import { register as registerUser } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
-import { emailField, passwordField, usernameField } from './schemas'
+import { emailField, passwordField, usernameField } from '../../src/services/requestBodies'
 import { Session } from '../dtos'
 
 const body = z.object({ email: emailField, username: usernameField, password: passwordField })

@@ -16,20 +16,12 @@ import { type ContentDto, toContentDto } from './content'
 import { assertUrlFree, duplicateAfterRace } from './contentDuplicates'
 import { asConflict } from './conflicts'
 import { checkTagSlugs, derivedContentSlugs, newSubmissionFields } from './contentSubmission'
+import type { SubmitInput } from './requestBodies'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
 import { payloadWrite } from '../db/payloadWrite'
 import { recordedUpdate, transitionStatus } from '../db/workflow'
 
-export type SubmitInput = {
-  title: string
-  url: string
-  description?: string
-  slug?: string
-  tagSlugs?: string[]
-  group?: string
-  channel?: string
-  platform?: string
-}
+export type { SubmitInput }
 
 const notFound = () => new ApiError(404, 'content.not_found', 'No visible content has this slug.')
 const slugConflict = (slug: string) =>

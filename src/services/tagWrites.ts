@@ -12,12 +12,12 @@ import { assertSlug, chooseSlug } from '../slug'
 import { getTaxonomy } from './catalog'
 import { withConflicts } from './conflicts'
 import { getTag, type TagDto } from './tags'
+import type { NewTagInput, TagPatch } from './requestBodies'
 import type { WorkflowField } from './workflowGuard'
 import { payloadWrite } from '../db/payloadWrite'
 import { renameTag as applyTagRename } from '../db/workflow'
 
-export type NewTagInput = { label: string; facet: string; slug?: string }
-export type TagPatch = { label?: string; facet?: string }
+export type { NewTagInput, TagPatch }
 
 const slugConflict = (slug: string) =>
   new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use.`, { slug, entity: 'tag' })

@@ -16,6 +16,7 @@ import { type Page, type Pagination, paginationOf } from '../pagination'
 import { actOnUserProblem, type Grantor, roleAssignmentProblem, throwIfRefused } from './grants'
 import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 import { asConflict } from './conflicts'
+import type { CreateUserInput, UpdateUserInput } from './requestBodies'
 import { payloadWrite } from '../db/payloadWrite'
 import type { UserDto } from './dtos'
 
@@ -24,8 +25,7 @@ export type UserDoc = User
 
 export type { UserDto }
 
-export type CreateUserInput = { email: string; username: string; password: string; roles?: string[] }
-export type UpdateUserInput = Partial<CreateUserInput> & { isActive?: boolean }
+export type { CreateUserInput, UpdateUserInput }
 
 const HEX_ID = /^[0-9a-f]{24}$/
 export const DEFAULT_ROLE_NAME = 'member'
