@@ -1,17 +1,26 @@
 /**
- * npm run bench: throughput and latency of the content API on 100,000 items, beside two
- * references measured in the same run on the same data: Payload's stock REST find (with an
- * admin session, served by stock `next start` in its own process, as Payload runs it, so its
- * memory is its own) and a bare node:http server returning a cached body (the ceiling).
+ * npm run bench: throughput and latency of the content API on 100,000 items (BENCH_ITEMS), beside
+ * its references measured in the same run on the same data: Payload's stock REST find (an admin
+ * session, served by stock `next start` in its own process) and a bare node:http server returning
+ * the same body from memory (the ceiling).
  *
- * Every server runs as production does: `npm start`, LOG_LEVEL=info, its stdout captured to
- * a file as a process manager captures it, one worker unless a row says otherwise. Extra
- * rows, same run: GET /content with WEB_CONCURRENCY=2 (1 vs N workers), and GET /content at
- * LOG_LEVEL=warn against info, measured in alternating rounds on two servers (the logging
- * cost). Prints one markdown table and writes it to bench/results/latest.md. Not a test.
+ * Every server runs as production does: `npm start` (compiled server, its heap flags),
+ * LOG_LEVEL=info, stdout captured to a file as a process manager captures it, one worker unless a
+ * row says otherwise. Every ratio printed comes from alternating rounds in this run (A B A B …, the
+ * order rotating every round), never from rows minutes apart, so drift in the machine's load falls
+ * on both sides alike: GET /content and the 304 catalog against the ceiling; N workers against one;
+ * LOG_LEVEL=info against warn. Each row also reports the CPU the load generator and the server's
+ * processes used (their share of the machine), which is what bounds the workers' ratio on 2 cores.
+ * A last row measures freshness across processes: a write through one server, polled through
+ * another until every answer shows it. Prints one markdown table and writes it to
+ * bench/results/latest.md. Not a test.
+ *
+ * The load generator is wrk (Debian's package; C, 1 thread) when installed, else autocannon
+ * (BENCH_LOAD=autocannon forces it): wrk costs the machine far less CPU per request.
  *
  * Env knobs: BENCH_ITEMS (100000), BENCH_TAGS (2000), BENCH_DURATION seconds (10),
- * BENCH_CONNECTIONS (32), BENCH_PORT (3400), BENCH_WORKERS (2), BENCH_LOG_ROUNDS (4).
+ * BENCH_CONNECTIONS (32), BENCH_PORT (3400), BENCH_WORKERS (2), BENCH_ROUNDS (3),
+ * BENCH_FRESHNESS_TRIALS (20), BENCH_LOAD (wrk | autocannon).
  */
 import autocannon from 'autocannon'
 import { execSync, spawn, type ChildProcess } from 'node:child_process'
@@ -32,9 +41,13 @@ const RAW_PORT = PORT + 1
 const STOCK_PORT = PORT + 2
 const WARN_PORT = PORT + 3
 const WORKERS_PORT = PORT + 4
-const INFO_PORT = PORT + 5
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
-const LOG_ROUNDS = Number(process.env.BENCH_LOG_ROUNDS ?? 4)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const FRESHNESS_TRIALS = Number(process.env.BENCH_FRESHNESS_TRIALS ?? 20)
+const WRK = '/usr/bin/wrk'
+const GENERATOR = process.env.BENCH_LOAD ?? (existsSync(WRK) ? 'wrk' : 'autocannon')
+const CLOCK_TICKS = Number(execSync('getconf CLK_TCK').toString().trim()) || 100
+const CPUS = os.cpus().length
 const base = `http://127.0.0.1:${PORT}`
 let bar: Progress | undefined
 const log = (msg: string) => (bar ? bar.step(msg) : process.stderr.write(`[bench] ${msg}\n`))
@@ -70,26 +83,29 @@ function cleanup() {
 process.on('exit', cleanup)
 process.on('SIGINT', () => process.exit(130))
 
-/** RSS of the biggest process in the tree rooted at pid (the server node process), in MB. */
-function treeRssMb(pid: number): number {
+/** Every process under (and including) pid, with its CPU ticks so far and RSS in MB. */
+function processTree(pid: number): { pid: number; ticks: number; rssMb: number }[] {
   const parent = new Map<number, number>()
+  const ticks = new Map<number, number>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      parent.set(Number(entry), Number(fields[1]))
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]))
     } catch { /* exited */ }
   }
   const inTree = (p: number): boolean => p === pid || (parent.has(p) && p > 1 && inTree(parent.get(p)!))
-  let max = 0
+  const out: { pid: number; ticks: number; rssMb: number }[] = []
   for (const p of parent.keys()) {
     if (!inTree(p)) continue
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))
-      if (m) max = Math.max(max, Number(m[1]) / 1024)
+      out.push({ pid: p, ticks: ticks.get(p) ?? 0, rssMb: m ? Number(m[1]) / 1024 : 0 })
     } catch { /* exited */ }
   }
-  return Math.round(max)
+  return out
 }
 
 async function waitFor(url: string, timeoutMs: number): Promise<void> {
@@ -133,49 +149,176 @@ function logLines(name: string): number {
   }
 }
 
-let rowsDone = 0
+/** `paths`: one per request, never reused across runs (cold searches nobody asked before); `next` is the first unused. */
+type Load = { url: string; headers?: Record<string, string>; expect304?: boolean; paths?: { list: string[]; next: number } }
 
-type Row = { name: string; rps: number; p50: number; p99: number; rssMb: number; non2xx: number }
+/** The next `count` unused paths of a load (each path is asked once in the whole run). */
+function takePaths(load: Load, count: number): string[] {
+  const p = load.paths!
+  const taken = p.list.slice(p.next, p.next + count)
+  p.next += count
+  if (taken.length < count) throw new Error('the bench ran out of unused paths')
+  return taken
+}
 
-async function measure(
-  name: string,
-  url: string,
-  headers: Record<string, string>,
-  rssPid: number | undefined,
-  expect304 = false,
-  nextPath?: () => string,
-): Promise<Row> {
-  // nextPath: a fresh path per request (cold searches that no cache has seen).
-  const requests = nextPath ? [{ setupRequest: (req: { path: string }) => ({ ...req, path: nextPath() }) }] : undefined
-  // Warm-up so JIT and caches settle before the measured window. A generous timeout: the
-  // stock REST row queues 32 requests of a few hundred ms each.
-  // The server's peak RSS over the row (warm-up included), sampled four times a second.
-  let peakRss = 0
-  const sample = () => (peakRss = Math.max(peakRss, rssPid ? treeRssMb(rssPid) : 0))
-  const sampler = setInterval(sample, 250)
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers, timeout: 30, requests })
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, timeout: 30, requests })
-  clearInterval(sampler)
-  sample()
-  const ok = expect304 ? r['3xx'] ?? 0 : r['2xx'] ?? 0
-  const row = {
-    name,
+/** More than a run of this many seconds can ask for. */
+const pathsFor = (seconds: number) => seconds * 4000
+type LoadResult = { rps: number; p50: number; p99: number; unexpected: number; bytesPerRequest: number; generatorTicks: number }
+
+/** wrk's summary: requests/s, p50/p99 (ms), non-2xx/3xx and socket errors, bytes read. */
+function parseWrk(text: string, seconds: number): Omit<LoadResult, 'generatorTicks'> {
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(text)
+    if (!m) return NaN
+    const v = Number(m[1])
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v
+  }
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0)
+  const total = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0)
+  const bytes = /requests in [\d.]+\w+, ([\d.]+)(B|KB|MB|GB) read/.exec(text)
+  const unit = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[bytes?.[2] as 'B'] ?? 1
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
+  const errors = socket ? socket.slice(1).reduce((a, v) => a + Number(v), 0) : 0
+  void seconds
+  return { rps: Math.round(rps), p50: ms('50'), p99: ms('99'), unexpected: non2xx + errors, bytesPerRequest: total ? Math.round((Number(bytes?.[1] ?? 0) * unit) / total) : 0 }
+}
+
+/** A Lua script that sends `paths` in turn, one per request (cold searches nobody asked before). */
+function pathsScript(paths: string[]): string {
+  const file = path.join(dbDir, `paths-${Date.now()}.lua`)
+  writeFileSync(file, `local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}\nlocal n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, paths[(n - 1) % #paths + 1])\nend\n`)
+  return file
+}
+
+/** Runs wrk under a shell that reports its children's CPU ticks (cutime + cstime) once wrk exits. */
+function runWrk(load: Load, seconds: number): Promise<LoadResult> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '30s']
+  for (const [k, v] of Object.entries(load.headers ?? {})) args.push('-H', `${k}: ${v}`)
+  if (load.paths) args.push('-s', pathsScript(takePaths(load, pathsFor(seconds))))
+  args.push(load.url)
+  const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
+  const script = `${WRK} ${quoted}; read -a s < /proc/$$/stat; echo "CHILD_TICKS $(( s[15] + s[16] ))"`
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`wrk failed (${code}): ${out}`))
+      resolve({ ...parseWrk(out, seconds), generatorTicks: Number(/CHILD_TICKS (\d+)/.exec(out)?.[1] ?? 0) })
+    })
+  })
+}
+
+async function runAutocannon(load: Load, seconds: number): Promise<LoadResult> {
+  const paths = load.paths ? takePaths(load, pathsFor(seconds)) : []
+  let n = 0
+  const requests = load.paths ? [{ setupRequest: (req: { path: string }) => ({ ...req, path: paths[n++ % paths.length]! }) }] : undefined
+  const before = process.cpuUsage()
+  const r = await autocannon({ url: load.url, connections: CONNECTIONS, duration: seconds, headers: load.headers, timeout: 30, requests })
+  const used = process.cpuUsage(before)
+  const ok = load.expect304 ? r['3xx'] ?? 0 : r['2xx'] ?? 0
+  return {
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
-    rssMb: peakRss,
-    non2xx: r.requests.total - ok + (r.errors ?? 0) + (r.timeouts ?? 0),
+    unexpected: r.requests.total - ok + (r.errors ?? 0) + (r.timeouts ?? 0),
+    bytesPerRequest: 0,
+    generatorTicks: Math.round(((used.user + used.system) / 1e6) * CLOCK_TICKS),
   }
-  log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMb} MB, unexpected ${row.non2xx}`)
+}
+
+const runLoad = (load: Load, seconds: number) => (GENERATOR === 'wrk' ? runWrk(load, seconds) : runAutocannon(load, seconds))
+
+let rowsDone = 0
+
+type Row = {
+  name: string
+  rps: number
+  p50: number
+  p99: number
+  rssMb: number
+  unexpected: number
+  bytesPerRequest: number
+  /** Share of the machine's CPU (all cores = 100%) over the measured window. */
+  generatorCpu: number
+  serverCpu: number
+  /** Per server process, largest first (the primary and its workers). */
+  processCpu: number[]
+}
+
+async function measure(name: string, load: Load, serverPid: number | undefined): Promise<Row> {
+  // Warm-up so JIT and caches settle before the measured window.
+  let peakRss = 0
+  const sample = () => {
+    if (serverPid) peakRss = Math.max(peakRss, ...processTree(serverPid).map((p) => p.rssMb), 0)
+  }
+  const sampler = setInterval(sample, 250)
+  await runLoad(load, 2)
+  const before = new Map((serverPid ? processTree(serverPid) : []).map((p) => [p.pid, p.ticks]))
+  const startedAt = performance.now()
+  const r = await runLoad(load, DURATION)
+  const elapsed = (performance.now() - startedAt) / 1000
+  const after = serverPid ? processTree(serverPid) : []
+  clearInterval(sampler)
+  sample()
+  const share = (ticks: number) => Math.round((ticks / CLOCK_TICKS / elapsed / CPUS) * 1000) / 10
+  const processCpu = after.map((p) => share(p.ticks - (before.get(p.pid) ?? 0))).filter((c) => c >= 0.5).sort((a, b) => b - a)
+  const row: Row = {
+    name,
+    rps: r.rps,
+    p50: Math.round(r.p50 * 100) / 100,
+    p99: Math.round(r.p99 * 100) / 100,
+    rssMb: Math.round(peakRss),
+    unexpected: r.unexpected,
+    bytesPerRequest: r.bytesPerRequest,
+    generatorCpu: share(r.generatorTicks),
+    serverCpu: Math.round(processCpu.reduce((a, c) => a + c, 0) * 10) / 10,
+    processCpu,
+  }
+  log(`${name}: ${row.rps} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMb} MB, CPU load ${row.generatorCpu}% server ${row.serverCpu}%, unexpected ${row.unexpected}`)
   rowsDone += 1
   bar?.update(rowsDone)
   return row
 }
 
+/** The mean of a row's alternating rounds (RSS: the peak). */
+function meanOf(rs: Row[], name: string): Row {
+  const avg = (f: (r: Row) => number, digits = 0) => {
+    const v = rs.reduce((a, r) => a + f(r), 0) / rs.length
+    return Math.round(v * 10 ** digits) / 10 ** digits
+  }
+  return {
+    name,
+    rps: avg((r) => r.rps),
+    p50: avg((r) => r.p50, 2),
+    p99: avg((r) => r.p99, 2),
+    rssMb: Math.max(...rs.map((r) => r.rssMb)),
+    unexpected: rs.reduce((a, r) => a + r.unexpected, 0),
+    bytesPerRequest: avg((r) => r.bytesPerRequest),
+    generatorCpu: avg((r) => r.generatorCpu, 1),
+    serverCpu: avg((r) => r.serverCpu, 1),
+    processCpu: rs[0]!.processCpu.map((_, i) => avg((r) => r.processCpu[i] ?? 0, 1)),
+  }
+}
+
+/** Runs each of `sides` once per round, the order rotating every round; returns each side's rounds. */
+async function alternate(sides: { name: string; load: Load; pid: number | undefined }[], rounds: number): Promise<Row[][]> {
+  const results: Row[][] = sides.map(() => [])
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const i = (round + k) % sides.length
+      const side = sides[i]!
+      results[i]!.push(await measure(`${side.name} (round ${round + 1})`, side.load, side.pid))
+    }
+  }
+  return results
+}
+
 /** No build, or a source file newer than it (the admin panel and Payload's REST run from it). */
 function buildIsStale(): boolean {
   const buildId = path.join(root, '.next', 'BUILD_ID')
-  if (!existsSync(buildId)) return true
+  if (!existsSync(buildId) || !existsSync(path.join(root, 'dist', 'server.js'))) return true
   const built = statSync(buildId).mtimeMs
   const newer = (p: string): boolean => {
     const st = statSync(p)
@@ -187,6 +330,36 @@ function buildIsStale(): boolean {
     .some((p) => existsSync(p) && newer(p))
 }
 
+/**
+ * Freshness across processes: a platform's label written through `writeApi`, then `readApi`'s
+ * catalog read every 2 ms until `settled` answers in a row carry the new ETag (a cluster's
+ * answers come from each of its workers in turn). Milliseconds from the write's answer.
+ */
+async function freshnessTrials(writeApi: string, readApi: string, token: string, platform: string, settled: number): Promise<number[]> {
+  const delays: number[] = []
+  for (let i = 0; i < FRESHNESS_TRIALS; i++) {
+    const before = (await fetch(`${readApi}/catalog`)).headers.get('etag')
+    const res = await fetch(`${writeApi}/catalog/platforms/${platform}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: `Bench ${Date.now()} ${i}` }),
+    })
+    if (res.status !== 200) throw new Error(`the freshness write answered ${res.status}: ${await res.text()}`)
+    const written = performance.now()
+    let fresh = 0
+    while (fresh < settled) {
+      const etag = (await fetch(`${readApi}/catalog`)).headers.get('etag')
+      fresh = etag !== before ? fresh + 1 : 0
+      if (performance.now() - written > 10_000) throw new Error('a write was not seen within 10 s')
+      if (fresh < settled) await new Promise((r) => setTimeout(r, 2))
+    }
+    delays.push(performance.now() - written)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return delays.sort((a, b) => a - b)
+}
+
+const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
 const loadAtStart = os.loadavg()[0]!.toFixed(1)
 
 async function main() {
@@ -200,21 +373,28 @@ async function main() {
   const seedStart = Date.now()
   execSync(`npx tsx scripts/seed.ts --tags ${TAGS} --content ${ITEMS}`, { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
   const seedSeconds = Math.round((Date.now() - seedStart) / 1000)
-  log(`seeded in ${seedSeconds}s`)
+  log(`seeded in ${seedSeconds}s; load generator: ${GENERATOR}`)
 
-  // As production runs it (npm start: server.ts with its heap limit).
+  // As production runs it (npm start: the compiled server with its heap flags).
   const server = start('server-info', 'npm', ['start'])
   await waitFor(`${base}/api/v1/ready`, 300_000)
   log('server up (npm start, LOG_LEVEL=info, WEB_CONCURRENCY=1, stdout to a file)')
 
-  // Samples for the parameterized rows.
-  const first = (await (await fetch(`${base}/api/v1/content?limit=1`)).json()) as { data: Pick<ContentDto, 'slug' | 'tagSlugs' | 'group'>[] }
+  const api = `${base}/api/v1`
+  const first = (await (await fetch(`${api}/content?limit=1`)).json()) as { data: Pick<ContentDto, 'slug' | 'tagSlugs' | 'group'>[] }
   const sample = first.data[0]!
   const tag = sample.tagSlugs[0]
   const group = sample.group
-  const catalog = await fetch(`${base}/api/v1/catalog`)
+  const catalog = await fetch(`${api}/catalog`)
   const etag = catalog.headers.get('etag')!
+  const platform = ((await catalog.json()) as { data: { platforms: { slug: string }[] } }).data.platforms[0]?.slug
 
+  const adminLogin = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
+  })
+  const apiToken = ((await adminLogin.json().catch(() => ({}))) as { data?: { accessToken?: string } }).data?.accessToken
   const login = await fetch(`${base}/api/users/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -224,81 +404,91 @@ async function main() {
   if (!loginBody.token) log(`admin login failed (${login.status}); the Payload REST row will show errors`)
   const adminHeaders: Record<string, string> = loginBody.token ? { Authorization: `JWT ${loginBody.token}` } : {}
 
-  const body = await (await fetch(`${base}/api/v1/content`)).text()
+  const body = await (await fetch(`${api}/content`)).text()
   const raw = start('ceiling', process.execPath, [
     '-e',
     `const b=Buffer.from(process.env.BODY);require('node:http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':b.length});s.end(b)}).listen(${RAW_PORT})`,
   ], { BODY: body })
   await waitFor(`http://127.0.0.1:${RAW_PORT}/`, 10_000)
 
-  const ROWS = 13 + 2 * LOG_ROUNDS
-  bar = progress('bench', ROWS, 'rows')
-  const pid = server.pid!
-  const rows: Row[] = []
-  const api = `${base}/api/v1`
-  const linesBefore = logLines('server-info')
-  rows.push(await measure('GET /content (default page)', `${api}/content`, {}, pid))
-  const loggedLines = logLines('server-info') - linesBefore
-  rows.push(await measure('GET /content, tags + group filters', `${api}/content?tags=${tag}&group=${group}`, {}, pid))
-  rows.push(await measure('GET /content?q=typescript (repeated)', `${api}/content?q=typescript`, {}, pid))
   const { GENERAL } = await import('../src/seed/seed')
-  let n = 0
-  const coldQuery = () => {
-    n += 1
+  // New two-word queries, each asked once (enough for every request of the row and its warm-up).
+  const coldPaths = Array.from({ length: pathsFor(DURATION + 2) }, (_, i) => {
+    const n = i + 1
     const a = GENERAL[(n * 7919) % GENERAL.length]!
     const b = GENERAL[(n * 104_729 + Math.floor(n / GENERAL.length) * 31 + 13) % GENERAL.length]!
     return `/api/v1/content?q=${a}%20${b}`
-  }
-  rows.push(await measure('GET /content?q=, a new 2-word query every request', `${api}/content`, {}, pid, false, coldQuery))
-  rows.push(await measure('GET /content?offset=9000', `${api}/content?offset=9000`, {}, pid))
-  rows.push(await measure('GET /content/:slug', `${api}/content/${sample.slug}`, {}, pid))
-  rows.push(await measure('GET /catalog', `${api}/catalog`, {}, pid))
-  rows.push(await measure('GET /catalog with If-None-Match (304)', `${api}/catalog`, { 'If-None-Match': etag }, pid, true))
+  })
 
-  // 1 vs N workers: the same server with WEB_CONCURRENCY=N (the first server idles meanwhile).
+  const ROWS = 9 + 3 * ROUNDS + 2 * ROUNDS + 2 * ROUNDS
+  bar = progress('bench', ROWS, 'rows')
+  const pid = server.pid!
+  const rows: Row[] = []
+  const linesBefore = logLines('server-info')
+  rows.push(await measure('GET /content (default page)', { url: `${api}/content` }, pid))
+  const loggedLines = logLines('server-info') - linesBefore
+  rows.push(await measure('GET /content, tags + group filters', { url: `${api}/content?tags=${tag}&group=${group}` }, pid))
+  rows.push(await measure('GET /content?q=typescript (repeated)', { url: `${api}/content?q=typescript` }, pid))
+  rows.push(await measure('GET /content?q=, a new 2-word query every request', { url: `${base}/`, paths: { list: coldPaths, next: 0 } }, pid))
+  rows.push(await measure('GET /content?offset=9000', { url: `${api}/content?offset=9000` }, pid))
+  rows.push(await measure('GET /content/:slug', { url: `${api}/content/${sample.slug}` }, pid))
+  rows.push(await measure('GET /catalog', { url: `${api}/catalog` }, pid))
+  const br = await measure('GET /content, Accept-Encoding: br', { url: `${api}/content`, headers: { 'Accept-Encoding': 'br' } }, pid)
+  const gzip = await measure('GET /content, Accept-Encoding: gzip', { url: `${api}/content`, headers: { 'Accept-Encoding': 'gzip' } }, pid)
+  rows.push(br, gzip)
+
+  // Against the ceiling, in alternating rounds: the default page, the 304 catalog, node:http.
+  const [contentRounds, notModifiedRounds, ceilingRounds] = await alternate(
+    [
+      { name: 'GET /content (default page)', load: { url: `${api}/content` }, pid },
+      { name: 'GET /catalog with If-None-Match (304)', load: { url: `${api}/catalog`, headers: { 'If-None-Match': etag }, expect304: true }, pid },
+      { name: 'node:http returning the same body (ceiling)', load: { url: `http://127.0.0.1:${RAW_PORT}/` }, pid: raw.pid },
+    ],
+    ROUNDS,
+  )
+  const content = meanOf(contentRounds!, `GET /content (default page), mean of ${ROUNDS} rounds beside the ceiling`)
+  const notModified = meanOf(notModifiedRounds!, `GET /catalog with If-None-Match (304), mean of ${ROUNDS} rounds`)
+  const ceiling = meanOf(ceilingRounds!, `node:http returning the same body (ceiling), mean of ${ROUNDS} rounds`)
+  rows.push(content, notModified, ceiling)
+
+  // 1 vs N workers, in alternating rounds: the first server and one with WEB_CONCURRENCY=N.
   const workers = start('server-workers', 'npm', ['start'], { PORT: String(WORKERS_PORT), WEB_CONCURRENCY: String(WORKERS) })
   await waitFor(`http://127.0.0.1:${WORKERS_PORT}/api/v1/ready`, 300_000)
   await new Promise((r) => setTimeout(r, 3000)) // the other workers fork once the first listens
   const workersApi = `http://127.0.0.1:${WORKERS_PORT}/api/v1`
-  const workersRow = await measure(`GET /content (default page), WEB_CONCURRENCY=${WORKERS}`, `${workersApi}/content`, {}, workers.pid)
-  rows.push(workersRow)
-  rows.push(await measure(`GET /content, tags + group filters, WEB_CONCURRENCY=${WORKERS}`, `${workersApi}/content?tags=${tag}&group=${group}`, {}, workers.pid))
+  const [oneRounds, manyRounds] = await alternate(
+    [
+      { name: 'GET /content, WEB_CONCURRENCY=1', load: { url: `${api}/content` }, pid },
+      { name: `GET /content, WEB_CONCURRENCY=${WORKERS}`, load: { url: `${workersApi}/content` }, pid: workers.pid },
+    ],
+    ROUNDS,
+  )
+  const one = meanOf(oneRounds!, `GET /content, WEB_CONCURRENCY=1, mean of ${ROUNDS} rounds`)
+  const many = meanOf(manyRounds!, `GET /content, WEB_CONCURRENCY=${WORKERS}, mean of ${ROUNDS} rounds`)
+  rows.push(one, many)
+
+  // Freshness across processes: written through the first server, read through the cluster.
+  let freshness: number[] = []
+  if (apiToken && platform) freshness = await freshnessTrials(api, workersApi, apiToken, platform, 2 * WORKERS)
+  else log('no admin token or platform: the freshness row is skipped')
   await stop(workers)
 
-  // The logging cost: two fresh servers, identical but for LOG_LEVEL (info, warn), each
-  // serving only GET /content, in alternating rounds (the order flips every round), so drift
-  // in the machine's load and the order fall on both alike. The first server is done.
+  // The logging cost: two fresh servers, identical but for LOG_LEVEL, in alternating rounds.
   await stop(server)
-  const info = start('server-info-compare', 'npm', ['start'], { PORT: String(INFO_PORT) })
+  const info = start('server-info-compare', 'npm', ['start'])
   const warn = start('server-warn', 'npm', ['start'], { PORT: String(WARN_PORT), LOG_LEVEL: 'warn' })
-  await waitFor(`http://127.0.0.1:${INFO_PORT}/api/v1/ready`, 300_000)
+  await waitFor(`${base}/api/v1/ready`, 300_000)
   await waitFor(`http://127.0.0.1:${WARN_PORT}/api/v1/ready`, 300_000)
-  const infoRounds: Row[] = []
-  const warnRounds: Row[] = []
-  const infoRound = async (round: number) =>
-    infoRounds.push(await measure(`GET /content, LOG_LEVEL=info (round ${round})`, `http://127.0.0.1:${INFO_PORT}/api/v1/content`, {}, info.pid))
-  const warnRound = async (round: number) =>
-    warnRounds.push(await measure(`GET /content, LOG_LEVEL=warn (round ${round})`, `http://127.0.0.1:${WARN_PORT}/api/v1/content`, {}, warn.pid))
-  for (let round = 1; round <= LOG_ROUNDS; round++) {
-    if (round % 2) {
-      await infoRound(round)
-      await warnRound(round)
-    } else {
-      await warnRound(round)
-      await infoRound(round)
-    }
-  }
+  const [infoRounds, warnRounds] = await alternate(
+    [
+      { name: 'GET /content, LOG_LEVEL=info', load: { url: `${base}/api/v1/content` }, pid: info.pid },
+      { name: 'GET /content, LOG_LEVEL=warn', load: { url: `http://127.0.0.1:${WARN_PORT}/api/v1/content` }, pid: warn.pid },
+    ],
+    ROUNDS,
+  )
   await Promise.all([stop(info), stop(warn)])
-  const mean = (rs: Row[], name: string): Row => ({
-    name,
-    rps: Math.round(rs.reduce((a, r) => a + r.rps, 0) / rs.length),
-    p50: Math.round((rs.reduce((a, r) => a + r.p50, 0) / rs.length) * 10) / 10,
-    p99: Math.round((rs.reduce((a, r) => a + r.p99, 0) / rs.length) * 10) / 10,
-    rssMb: Math.max(...rs.map((r) => r.rssMb)),
-    non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
-  })
-  const infoMean = mean(infoRounds, `GET /content, LOG_LEVEL=info (fresh server; mean of ${LOG_ROUNDS} alternating rounds)`)
-  const warnMean = mean(warnRounds, `GET /content, LOG_LEVEL=warn (comparison only; fresh server; mean of ${LOG_ROUNDS} alternating rounds)`)
+  const infoMean = meanOf(infoRounds!, `GET /content, LOG_LEVEL=info (fresh server; mean of ${ROUNDS} rounds)`)
+  const warnMean = meanOf(warnRounds!, `GET /content, LOG_LEVEL=warn (comparison only; mean of ${ROUNDS} rounds)`)
   rows.push(infoMean, warnMean)
 
   // The reference runs as stock Payload does (next start), in its own process on the same
@@ -307,36 +497,41 @@ async function main() {
   await waitFor(`http://127.0.0.1:${STOCK_PORT}/api/v1/ready`, 300_000)
   const stock = await measure(
     'Payload REST find, same page (admin session, stock `next start`)',
-    `http://127.0.0.1:${STOCK_PORT}/api/content?limit=30&sort=-approvedAt&where[status][equals]=approved`,
-    adminHeaders,
+    { url: `http://127.0.0.1:${STOCK_PORT}/api/content?limit=30&sort=-approvedAt&where[status][equals]=approved`, headers: adminHeaders },
     stockServer.pid,
   )
   await stop(stockServer)
   rows.push(stock)
-  const ceiling = await measure('node:http returning a cached body (ceiling)', `http://127.0.0.1:${RAW_PORT}/`, {}, raw.pid)
-  rows.push(ceiling)
   bar.stop()
   bar = undefined
 
-  const ours = rows[0]!
-  const notModified = rows.find((r) => r.name.includes('304'))!
   const references = new Set([stock, ceiling])
   const serverPeak = Math.max(...rows.filter((r) => !references.has(r)).map((r) => r.rssMb))
+  const rounds = (rs: Row[]) => rs.map((r) => r.rps).join(', ')
+  const pct = (a: number, b: number) => `${((a / Math.max(b, 1)) * 100).toFixed(0)}%`
   const table = [
-    `| Scenario | req/s | p50 ms | p99 ms | peak RSS MB (largest process, sampled 4×/s) | unexpected status |`,
-    `|---|---:|---:|---:|---:|---:|`,
-    ...rows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb || '—'} | ${r.non2xx} |`),
+    `| Scenario | req/s | p50 ms | p99 ms | bytes/answer | CPU: load generator / server (of ${CPUS} cores) | peak RSS MB | unexpected status |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|`,
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.bytesPerRequest || '—'} | ${r.generatorCpu}% / ${r.serverCpu}%${r.processCpu.length > 1 ? ` (${r.processCpu.join(' + ')})` : ''} | ${r.rssMb || '—'} | ${r.unexpected} |`,
+    ),
   ].join('\n')
+  const fresh = freshness.length
+    ? `- freshness across processes (a write through one server, read through the ${WORKERS}-worker cluster until ${2 * WORKERS} answers in a row show it; ${freshness.length} trials): median **${quantile(freshness, 0.5).toFixed(0)} ms**, p90 ${quantile(freshness, 0.9).toFixed(0)} ms, max ${freshness.at(-1)!.toFixed(0)} ms`
+    : '- freshness across processes: not measured'
   const ratios = [
-    `- GET /content vs Payload REST find: **${(ours.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
-    `- GET /content vs bare node:http ceiling: **${((ours.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
-    `- GET /catalog 304 vs bare node:http ceiling: **${((notModified.rps / Math.max(ceiling.rps, 1)) * 100).toFixed(0)}%**`,
-    `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1: **${(workersRow.rps / Math.max(ours.rps, 1)).toFixed(2)}×**`,
-    `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${((infoMean.rps / Math.max(warnMean.rps, 1)) * 100).toFixed(0)}%** (${infoMean.rps} vs ${warnMean.rps} req/s; rounds info ${infoRounds.map((r) => r.rps).join(', ')} / warn ${warnRounds.map((r) => r.rps).join(', ')})`,
+    `- GET /content vs Payload REST find: **${(content.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
+    `- GET /content vs bare node:http ceiling (alternating rounds): **${pct(content.rps, ceiling.rps)}** (rounds ${rounds(contentRounds!)} vs ${rounds(ceilingRounds!)})`,
+    `- GET /catalog 304 vs bare node:http ceiling (alternating rounds): **${pct(notModified.rps, ceiling.rps)}** (rounds ${rounds(notModifiedRounds!)})`,
+    `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1 (alternating rounds): **${(many.rps / Math.max(one.rps, 1)).toFixed(2)}×** (rounds ${rounds(manyRounds!)} vs ${rounds(oneRounds!)}); CPU during the ${WORKERS}-worker rounds: load generator ${many.generatorCpu}%, server ${many.serverCpu}% (${many.processCpu.join(' + ')}), of ${CPUS} cores`,
+    `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${pct(infoMean.rps, warnMean.rps)}** (rounds info ${rounds(infoRounds!)} / warn ${rounds(warnRounds!)})`,
+    `- compressed answers: br ${br.bytesPerRequest || '?'} bytes, gzip ${gzip.bytesPerRequest || '?'} bytes vs ${rows[0]!.bytesPerRequest || '?'} plain (${br.bytesPerRequest ? (rows[0]!.bytesPerRequest / br.bytesPerRequest).toFixed(1) : '?'}× fewer with br), at ${br.rps} and ${gzip.rps} req/s vs ${rows[0]!.rps}`,
+    fresh,
     `- request.completed lines the info server wrote during the first row: ${loggedLines} (captured stdout)`,
     `- server peak RSS of any one process over its rows: **${serverPeak} MB**`,
   ].join('\n')
-  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${os.cpus().length} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} (other work on the machine skews every row alike) · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
+  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
   process.stdout.write(`${md}\n`)
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
   writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? 'latest.md'), md)

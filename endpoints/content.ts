@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
 import { contentAnswer, listContentAnswer, relatedContent } from '../src/services/content'
-import { parseQuery } from '../src/edge/validation'
+import { parseSearch } from '../src/edge/validation'
 import { ContentDto } from './dtos'
 import { listContentQuery } from './queries'
 
@@ -18,8 +18,8 @@ export const listContentRoute = defineRoute({
     headers: { 'X-Total-Estimated': '`true` when pagination.total is an estimate (`estimate=true` on a large collection).' },
   },
   auth: 'optional',
-  handler: async ({ req, query, user }) => {
-    const { answer, estimated } = await listContentAnswer(req.payload, parseQuery(listContentQuery, query, { controlCharacters: false }), user)
+  handler: async ({ req, user }) => {
+    const { answer, estimated } = await listContentAnswer(req.payload, parseSearch(listContentQuery, req.search, { controlCharacters: false }), user)
     return { serialized: answer, headers: estimated ? { 'X-Total-Estimated': 'true' } : undefined }
   },
 })

@@ -7,7 +7,15 @@
 import { type Bytes, codingForRequest, compressBody, compressWithTail, type ContentCoding } from './compression'
 import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 
-export type EncodedBody = { body: string | Bytes; coding: ContentCoding | null }
+export type EncodedBody = { body: string | Bytes | readonly Bytes[]; coding: ContentCoding | null }
+
+/** `{"success":true,` + a kept answer's members, made once per answer (a hit copies nothing). */
+const prefixes = new WeakMap<SerializedAnswer, Bytes>()
+function prefixOf(answer: SerializedAnswer): Bytes {
+  let prefix = prefixes.get(answer)
+  if (!prefix) prefixes.set(answer, (prefix = Buffer.concat([HEAD_BYTES, answer.members]) as Bytes))
+  return prefix
+}
 
 const HEAD = '{"success":true,'
 const HEAD_BYTES = Buffer.from(HEAD, 'utf8')
@@ -34,9 +42,9 @@ export function dataEnvelope(data: unknown, pagination: unknown, tail: string): 
  * of its data. In a coding, the kept part is compressed once per answer and coding.
  */
 export function cachedEnvelope(answer: SerializedAnswer, tail: string, acceptEncoding: string | null): EncodedBody {
-  const tailBytes = Buffer.from(tail, 'utf8')
-  const size = HEAD_BYTES.length + answer.members.length + tailBytes.length
-  const coding = acceptEncoding === null ? null : codingForRequest(acceptEncoding, size)
-  if (coding === null) return { body: Buffer.concat([HEAD_BYTES, answer.members, tailBytes], size), coding }
-  return { body: compressWithTail(answer, () => Buffer.concat([HEAD_BYTES, answer.members]), tailBytes, coding), coding }
+  const tailBytes = Buffer.from(tail, 'utf8') as Bytes
+  const prefix = prefixOf(answer)
+  const coding = acceptEncoding === null ? null : codingForRequest(acceptEncoding, prefix.length + tailBytes.length)
+  if (coding === null) return { body: [prefix, tailBytes], coding }
+  return { body: compressWithTail(answer, () => prefix, tailBytes, coding), coding }
 }

@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import type { HeaderReader } from './headers'
-import type { ApiRequest, ApiResult } from './route'
+import { type ApiRequest, type ApiResult, wholeBody } from './route'
 import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 
 /**
@@ -44,5 +44,5 @@ export function apiRequestFromFetch(request: FetchRequestLike, payload: Payload)
 }
 
 export function toResponse(result: ApiResult): Response {
-  return new Response(result.body, { status: result.status, headers: result.headers })
+  return new Response(result.body === null ? null : wholeBody(result.body), { status: result.status, headers: result.headers })
 }

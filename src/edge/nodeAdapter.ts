@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Payload } from 'payload'
 
 import type { ApiDispatcher } from './router'
-import type { ApiRequest, ApiResult } from './route'
+import { type ApiRequest, type ApiResult, bodyLength } from './route'
 import { peerIsTrustedProxy } from './clientIp'
 import { ApiError, bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 import { logger } from '../logging'
@@ -85,9 +85,19 @@ class NodeApiRequest implements ApiRequest {
 }
 
 export function writeResult(res: ServerResponse, result: ApiResult): void {
-  if (result.body !== null) result.headers['Content-Length'] = String(Buffer.byteLength(result.body))
+  const body = result.body
+  if (body !== null) result.headers['Content-Length'] = String(bodyLength(body))
   res.writeHead(result.status, result.headers)
-  res.end(result.body ?? undefined)
+  if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
+    res.end(body ?? undefined)
+    return
+  }
+  // Parts (a kept answer, then this request's meta) leave in one write with the headers.
+  const parts = body as readonly Buffer[]
+  res.cork()
+  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i])
+  res.end(parts[parts.length - 1])
+  res.uncork()
 }
 
 const DISPATCH_FAILED =

@@ -64,7 +64,24 @@ export type ApiRequest = {
  * What the API answers, ready to write to any transport: the body as text, or as bytes (a
  * cached answer's, or a compressed one's, with its Content-Encoding among the headers).
  */
-export type ApiResult = { status: number; headers: Record<string, string>; body: string | Buffer<ArrayBuffer> | null }
+export type ApiResult = { status: number; headers: Record<string, string>; body: AnswerBody | null }
+
+/** A body as text, as bytes, or as byte parts written in turn (a kept answer and this request's meta: nothing copied). */
+export type AnswerBody = string | Buffer<ArrayBuffer> | readonly Buffer<ArrayBuffer>[]
+
+/** The body's length in bytes (Content-Length). */
+export function bodyLength(body: AnswerBody): number {
+  if (typeof body === 'string') return Buffer.byteLength(body)
+  if (Buffer.isBuffer(body)) return body.length
+  let n = 0
+  for (const part of body as readonly Buffer[]) n += part.length
+  return n
+}
+
+/** The body as one string or buffer (Fetch's Response takes no list of parts). */
+export function wholeBody(body: AnswerBody): string | Buffer<ArrayBuffer> {
+  return typeof body === 'string' || Buffer.isBuffer(body) ? body : Buffer.concat(body as readonly Buffer<ArrayBuffer>[])
+}
 
 export type ApiContext = {
   req: ApiRequest

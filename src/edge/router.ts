@@ -5,7 +5,7 @@ import { allowMethodsFor, preflightHeaders } from './cors'
 import { logRequestCompleted } from '../logging'
 import { observeRequest } from '../metrics'
 import { requestIdFrom } from './requestId'
-import { API_PREFIX, type ApiRequest, type ApiResult, type RouteSpec } from './route'
+import { API_PREFIX, type ApiRequest, type ApiResult, bodyLength, type RouteSpec } from './route'
 import { wrap, type ApiHandler } from './wrap'
 
 /** Routes a request below /api to its handler; anything outside API_PREFIX is the caller's to route. */
@@ -83,7 +83,7 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
 /** A HEAD answer: the GET answer's status and headers (Content-Length of its body included), no body. */
 function withoutBody(result: ApiResult): ApiResult {
   if (result.body === null) return result
-  return { ...result, headers: { ...result.headers, 'Content-Length': String(Buffer.byteLength(result.body)) }, body: null }
+  return { ...result, headers: { ...result.headers, 'Content-Length': String(bodyLength(result.body)) }, body: null }
 }
 
 const PREFLIGHT_ROUTE = `OPTIONS /api${API_PREFIX}/*`

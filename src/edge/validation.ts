@@ -1,5 +1,7 @@
 import { z, type ZodType } from 'zod'
 
+import { getConfig } from '../config'
+
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { hasControlCharacters } from '../text'
 import { ERROR_CODES } from './errorCodes'
@@ -164,4 +166,30 @@ export function parseQuery<T extends ZodType>(schema: T, query: URLSearchParams,
   const result = schema.safeParse(input)
   if (controls.length === 0 && result.success) return result.data
   throw refusal(result, input, controls, parameters)
+}
+
+/** Parsed queries by schema, configuration (the bounds some rules read) and raw query string. */
+const parsedQueries = new WeakMap<ZodType, WeakMap<object, Map<string, unknown>>>()
+const PARSED_QUERIES_KEPT = 1000
+
+/**
+ * parseQuery for a hot read route, remembered by the raw query string: a feed asked with the
+ * same query again and again parses it once (the same output object every time; only a valid
+ * query is kept, a refused one is refused again). Kept per configuration object, since rules
+ * read bounds from it.
+ */
+export function parseSearch<T extends ZodType>(schema: T, search: string, options: QueryOptions = {}): z.output<T> {
+  let byConfig = parsedQueries.get(schema)
+  if (!byConfig) parsedQueries.set(schema, (byConfig = new WeakMap()))
+  const config = getConfig()
+  let kept = byConfig.get(config)
+  if (!kept) byConfig.set(config, (kept = new Map()))
+  const hit = kept.get(search)
+  if (hit !== undefined) return hit as z.output<T>
+  const parsed = parseQuery(schema, new URLSearchParams(search), options)
+  // Frozen: every request of this query shares the object.
+  Object.freeze(parsed)
+  if (kept.size >= PARSED_QUERIES_KEPT) kept.clear()
+  kept.set(search, parsed)
+  return parsed
 }

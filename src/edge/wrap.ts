@@ -6,7 +6,7 @@ import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from './cors'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 import { etagMatches } from './etag'
-import { logRequestCompleted, withFields } from '../logging'
+import { logRequestCompleted, type RequestLogger, withFields } from '../logging'
 import { observeRequest } from '../metrics'
 import { clientIp } from './clientIp'
 import { cachedEnvelope, dataEnvelope, encodeText, type EncodedBody, metaTail } from './envelopeBody'
@@ -92,7 +92,9 @@ export function wrap(
   return async (req, params) => {
     const started = performance.now()
     const requestId = requestIdFrom(req.headers)
-    const log = withFields({ requestId, route: routeName })
+    // Made on first use: most requests log nothing but their request.completed line.
+    let requestLog: RequestLogger | undefined
+    const log = () => (requestLog ??= withFields({ requestId, route: routeName }))
     // Every answer's coding may follow Accept-Encoding (even a small one, when identity is refused).
     const headers: Record<string, string> = { 'X-Request-Id': requestId, Vary: 'Accept-Encoding' }
     const acceptEncoding = req.headers.get('accept-encoding')
@@ -105,15 +107,21 @@ export function wrap(
       userId = user?.id
       requirePermissions(user, permissions)
       let bodyPromise: Promise<unknown> | undefined
+      let query: URLSearchParams | undefined
       const ctx: ApiContext = {
         req,
         requestId,
         params,
-        query: new URLSearchParams(req.search),
+        // Parsed on first use: a hot route reads its query once per distinct string (parseSearch).
+        get query() {
+          return (query ??= new URLSearchParams(req.search))
+        },
         user,
         ip: clientIp(req.headers),
         userAgent: req.headers.get('user-agent') ?? '',
-        log,
+        get log() {
+          return log()
+        },
         body: () => (bodyPromise ??= readBody(req)),
       }
       if (spec.before) await spec.before(ctx)
@@ -141,7 +149,7 @@ export function wrap(
       if (mapped.headers) Object.assign(headers, mapped.headers)
       headers['Cache-Control'] = 'no-store'
       headers['Content-Type'] = 'application/json; charset=utf-8'
-      if (status >= 500) log.error({ err, userId }, 'request.failed')
+      if (status >= 500) log().error({ err, userId }, 'request.failed')
       const envelope: Record<string, unknown> = { success: false, error: mapped.body, meta: { requestId } }
       if (options.payloadFormErrors) envelope.errors = [{ message: mapped.body.message }]
       encoded = encodeText(JSON.stringify(envelope), acceptEncoding)

@@ -151,6 +151,14 @@ const visibilityKey = (user: AuthUser | null) => `${canModerate(user) ? 'moderat
 
 export type ListAnswer = { answer: SerializedAnswer; estimated: boolean }
 
+/** A list request's cache key text, made once per params object (the edge hands a hot query's same object again). */
+const paramsKeys = new WeakMap<ListParams, string>()
+function paramsKey(p: ListParams): string {
+  let key = paramsKeys.get(p)
+  if (key === undefined) paramsKeys.set(p, (key = JSON.stringify(p)))
+  return key
+}
+
 /** Serialized list pages, by query and visibility; about 900 default pages fit in the byte bound. */
 const listAnswers = new VersionedCache<ListAnswer>('content_answers', 1_000, 16_000_000, (a) => answerBytes(a.answer))
 /** Serialized items, by slug and visibility (an invisible one is a 404, never kept). */
@@ -160,7 +168,7 @@ const itemAnswers = new VersionedCache<SerializedAnswer>('content_item_answers',
 export async function listContentAnswer(payload: Payload, p: ListParams, user: AuthUser | null, now = new Date()): Promise<ListAnswer> {
   const version = domainsVersion(payload, CONTENT_DOMAINS)
   // A caller without the permission for `status` has no entry to hit: listContent refuses before one is kept.
-  const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${JSON.stringify(p)}`
+  const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${paramsKey(p)}`
   return listAnswers.get(version, key, async () => {
     const { data, pagination, estimated } = await listContent(payload, p, user, now)
     return { answer: answerSerializer.serialize(data, pagination), estimated }
