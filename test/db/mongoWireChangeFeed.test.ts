@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import type { FreshnessSink } from '../../src/db/generations'
 import type { Domain } from '../../src/db/versionDomains'
-import { serverError, startWireServer, type WireServer } from '../support/mongoWireServer'
+import { payloadOnWire, serverError, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
 let payload: Payload
@@ -19,11 +19,7 @@ let feed: typeof import('../../src/db/mongo/changeFeed')
 let stop: (() => void) | undefined
 
 beforeAll(async () => {
-  server = await startWireServer()
-  process.env.DATABASE_URI = server.uri('wire')
-  const { getPayload } = await import('payload')
-  const config = await (await import('../../payload.config')).default
-  payload = await getPayload({ config, disableOnInit: true })
+  ;({ server, payload } = await payloadOnWire())
   feed = await import('../../src/db/mongo/changeFeed')
 })
 

@@ -10,18 +10,14 @@ import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { cursorReply, serverError, startWireServer, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
+import { cursorReply, payloadOnWire, serverError, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
 let payload: Payload
 let script: Script = () => undefined
 
 beforeAll(async () => {
-  server = await startWireServer((c, sent) => script(c, sent))
-  process.env.DATABASE_URI = server.uri('wire')
-  const { getPayload } = await import('payload')
-  const config = await (await import('../../payload.config')).default
-  payload = await getPayload({ config, disableOnInit: true })
+  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
 })
 
 afterAll(async () => {

@@ -9,19 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { ObjectId, type Document } from 'mongodb'
 
-import { cursorReply, serverError, startWireServer, type Script, type WireServer } from '../support/mongoWireServer'
+import { cursorReply, payloadOnWire, serverError, type Script, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
 let payload: Payload
 let script: Script = () => undefined
 
 beforeAll(async () => {
-  server = await startWireServer((c, sent) => script(c, sent))
-  process.env.DATABASE_URI = server.uri('wire')
-  const { getPayload } = await import('payload')
-  const config = await (await import('../../payload.config')).default
-  // Its start-up hook is not run: the tests call what they check.
-  payload = await getPayload({ config, disableOnInit: true })
+  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
 })
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { WritePlan } from '../../src/db/writePlan'
-import { cursorReply, serverError, startWireServer, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
+import { cursorReply, payloadOnWire, serverError, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
 let payload: Payload
@@ -21,11 +21,7 @@ let engine: typeof import('../../src/db/engine')
 let plans: typeof import('../../src/db/workflow')
 
 beforeAll(async () => {
-  server = await startWireServer((c, sent) => script(c, sent))
-  process.env.DATABASE_URI = server.uri('wire')
-  const { getPayload } = await import('payload')
-  const config = await (await import('../../payload.config')).default
-  payload = await getPayload({ config, disableOnInit: true })
+  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
   engine = await import('../../src/db/engine')
   plans = await import('../../src/db/workflow')
 })

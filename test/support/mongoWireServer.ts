@@ -300,3 +300,16 @@ export async function startWireServer(script: Script = () => undefined, options:
     },
   }
 }
+
+/**
+ * The real Payload (mongoose adapter; its start-up hook not run: a test calls what it checks) and
+ * the real driver on a scripted wire server, for one test file. DATABASE_URI names the server
+ * before Payload and the engine load (the engine is chosen when src/db/engine loads).
+ */
+export async function payloadOnWire(script?: Script): Promise<{ server: WireServer; payload: import('payload').Payload }> {
+  const server = await startWireServer(script)
+  process.env.DATABASE_URI = server.uri('wire')
+  const { getPayload } = await import('payload')
+  const config = await (await import('../../payload.config')).default
+  return { server, payload: await getPayload({ config, disableOnInit: true }) }
+}
