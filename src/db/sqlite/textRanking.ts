@@ -27,7 +27,7 @@ import { serviceReader } from './sqlReader'
 import { readWordScores } from './wordReading'
 import { wordScoresBytes, type WordScores } from './wordScores'
 
-/** Word scores kept per data version (about six bytes per public row holding a word). */
+/** Word scores kept per data version (about two bytes per public row holding a word: ./wordScores). */
 const MAX_CACHED_SCORE_BYTES = 40 * 1024 * 1024
 
 export type RankedMatches = {
@@ -53,20 +53,22 @@ export function textRanker(file: string) {
       const lists: WordScores[] = []
       for (const word of words) lists.push(await wordCache.get(version, word, () => readWordScores(serviceReader(file), corpus, word)))
       // From here on nothing awaits, so the shared scratch buffers are this call's alone.
-      const { order, total } = bestOf(lists, corpus.byOrdinal, need, keep)
+      const { order, total } = bestOf(lists, corpus.byRow, need, keep)
       return { order, total }
     },
   }
 }
 
-// Scratch space shared by every ranking (filled and read without awaiting in between): each
-// recency ordinal's place among this query's matches (0 = none; zeroed after use), and per
-// place the ordinal and the summed score.
-let placeOf = new Int32Array(0)
-let matchOrdinals = new Int32Array(0)
-let sums = new Float64Array(0)
+// Scratch space shared by every ranking (filled and read without awaiting in between): two
+// sets of merged matches (rowid, summed score) that the words' merges alternate between, each
+// match's recency ordinal, and the heap.
+let rowsA = new Int32Array(0)
+let sumsA = new Float64Array(0)
+let rowsB = new Int32Array(0)
+let sumsB = new Float64Array(0)
+let ordinalsOf = new Int32Array(0)
 let heap = new Int32Array(0)
-/** Matches whose scratch (12 bytes each) is kept between queries. */
+/** Matches whose scratch (32 bytes each) is kept between queries. */
 const MAX_RETAINED_MATCHES = 1 << 19
 
 /** Grows a scratch array to at least n entries (half as much again, so growth is rare). */
@@ -75,50 +77,78 @@ function atLeast<T extends Int32Array | Float64Array>(a: T, n: number): T {
 }
 
 /**
- * The best `need` public rows of a query's words and their total: each match's score summed
- * over the words in the query's order, the matches the other filters drop set aside, and the
- * best kept by a heap of `need` places whose root is the worst kept (lower score, or the same
- * score and older); then those few are sorted.
+ * The words' lists merged by rowid (each is ascending): one sequential pass per word, each
+ * row's score the sum of its words' scores in the query's order, from 0 (as FTS5 adds its
+ * phrases' scores: the same doubles in the same order). Leaves the matches in rowsA/sumsA.
  */
-function bestOf(lists: WordScores[], byOrdinal: Int32Array, need: number, keep?: (rows: Int32Array) => Set<number>): RankedMatches {
-  placeOf = atLeast(placeOf, byOrdinal.length + 1)
+function mergeWords(lists: WordScores[]): number {
   let capacity = 0
   for (const l of lists) capacity += l.count
-  matchOrdinals = atLeast(matchOrdinals, capacity)
-  sums = atLeast(sums, capacity)
-  let matches = 0
-  for (const { count, ordinals, classes, classScores } of lists) {
-    for (let i = 0; i < count; i++) {
-      const o = ordinals[i]!
-      const score = classScores[classes[i]!]!
-      const place = placeOf[o]!
-      if (place === 0) {
-        // 0 + score, as FTS5's sum starts: the same double.
-        matchOrdinals[matches] = o
-        sums[matches++] = score
-        placeOf[o] = matches
+  rowsA = atLeast(rowsA, capacity)
+  sumsA = atLeast(sumsA, capacity)
+  rowsB = atLeast(rowsB, capacity)
+  sumsB = atLeast(sumsB, capacity)
+  let n = 0
+  for (const { count, gaps, classes, classScores } of lists) {
+    // Merge (rowsA, sumsA)[0, n) with this word's list into B, then swap.
+    let i = 0
+    let out = 0
+    let p = 0
+    let row = 0
+    for (let j = 0; j < count; j++) {
+      // The next row of the word (./wordScores: a byte's gap, or 0 and the gap in 4 bytes).
+      const gap = gaps[p]!
+      if (gap !== 0) {
+        row += gap
+        p += 1
       } else {
-        sums[place - 1]! += score
+        row += gaps[p + 1]! | (gaps[p + 2]! << 8) | (gaps[p + 3]! << 16) | (gaps[p + 4]! << 24)
+        p += 5
       }
+      const score = classScores[classes[j]!]!
+      while (i < n && rowsA[i]! < row) {
+        rowsB[out] = rowsA[i]!
+        sumsB[out++] = sumsA[i++]!
+      }
+      rowsB[out] = row
+      sumsB[out++] = i < n && rowsA[i] === row ? sumsA[i++]! + score : 0 + score
     }
+    while (i < n) {
+      rowsB[out] = rowsA[i]!
+      sumsB[out++] = sumsA[i++]!
+    }
+    ;[rowsA, rowsB] = [rowsB, rowsA]
+    ;[sumsA, sumsB] = [sumsB, sumsA]
+    n = out
   }
-  for (let m = 0; m < matches; m++) placeOf[matchOrdinals[m]!] = 0
+  return n
+}
+
+/**
+ * The best `need` public rows of a query's words and their total: the words' lists merged
+ * (each match's summed score), the matches the other filters drop set aside, and the best
+ * kept by a heap of `need` places whose root is the worst kept (lower score, or the same score
+ * and older); then those few are sorted.
+ */
+function bestOf(lists: WordScores[], byRow: Int32Array, need: number, keep?: (rows: Int32Array) => Set<number>): RankedMatches {
+  const matches = mergeWords(lists)
+  const rows = rowsA
+  const sums = sumsA
+  // Each match's recency ordinal (rows ascend, so these reads move forward through byRow).
+  ordinalsOf = atLeast(ordinalsOf, matches)
+  for (let m = 0; m < matches; m++) ordinalsOf[m] = byRow[2 * rows[m]!]!
+  const ordinals = ordinalsOf
 
   // The other filters, asked once about every match.
-  let passing: Set<number> | undefined
-  if (keep) {
-    const rows = new Int32Array(matches)
-    for (let m = 0; m < matches; m++) rows[m] = byOrdinal[matchOrdinals[m]! - 1]!
-    passing = keep(rows)
-  }
+  const passing = keep ? keep(rows.slice(0, matches)) : undefined
 
   // `a` ranks below `b`: a lower score, or the same score and an older row (a higher ordinal).
-  const below = (a: number, b: number) => sums[a]! < sums[b]! || (sums[a] === sums[b] && matchOrdinals[a]! > matchOrdinals[b]!)
+  const below = (a: number, b: number) => sums[a]! < sums[b]! || (sums[a] === sums[b] && ordinals[a]! > ordinals[b]!)
   heap = atLeast(heap, Math.min(need, matches))
   let kept = 0
   let total = 0
   for (let m = 0; m < matches; m++) {
-    if (passing && !passing.has(byOrdinal[matchOrdinals[m]! - 1]!)) continue
+    if (passing && !passing.has(rows[m]!)) continue
     total++
     if (kept < need) {
       // Sift up from the new leaf.
@@ -146,11 +176,11 @@ function bestOf(lists: WordScores[], byOrdinal: Int32Array, need: number, keep?:
     }
   }
   const best = Array.from(heap.subarray(0, kept)).sort((a, b) => (below(a, b) ? 1 : below(b, a) ? -1 : 0))
-  const order = Int32Array.from(best, (m) => byOrdinal[matchOrdinals[m]! - 1]!)
+  const order = Int32Array.from(best, (m) => rows[m]!)
   // A query of very common words grew the per-match scratch: do not keep it.
-  if (matchOrdinals.length > MAX_RETAINED_MATCHES) {
-    matchOrdinals = new Int32Array(0)
-    sums = new Float64Array(0)
+  if (rowsA.length > MAX_RETAINED_MATCHES) {
+    rowsA = rowsB = ordinalsOf = new Int32Array(0)
+    sumsA = sumsB = new Float64Array(0)
   }
   return { order, total }
 }

@@ -139,7 +139,8 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
       c = table[d] = classScores.length
       classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
     }
-    ordinals[kept] = ordinal
+    // The row itself is kept (in the scratch of the ordinals already read: kept <= i).
+    ordinals[kept] = rows[i]!
     classes[kept++] = c
   }
   const scores = wordScoresOf(ordinals, classes, classScores, kept)
@@ -153,15 +154,15 @@ function readPhrase(db: SqlReader, corpus: WordCorpus, word: string): WordScores
   const row = db.get(PHRASE_SQL, [ftsPhrase(word)])
   const matches = JSON.parse(String(row?.[0] ?? '[]')) as number[]
   const ranks = JSON.parse(String(row?.[1] ?? '[]')) as string[]
-  const ordinalsOut = new Int32Array(matches.length)
+  const rowsOut = new Int32Array(matches.length)
   const classesOut = new Int32Array(matches.length)
   const classScores: number[] = []
   let kept = 0
   matches.forEach((r, i) => {
     const o = 2 * r < byRow.length ? byRow[2 * r]! : 0
     if (o === 0) return
-    ordinalsOut[kept] = o
+    rowsOut[kept] = r
     classesOut[kept++] = classScores.push(-Number(ranks[i])) - 1
   })
-  return wordScoresOf(ordinalsOut, classesOut, classScores, kept)
+  return wordScoresOf(rowsOut, classesOut, classScores, kept)
 }

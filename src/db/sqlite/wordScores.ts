@@ -1,32 +1,92 @@
 /**
  * One word's bm25 scores at one data version, as the word cache keeps them: the public rows
- * holding the word (as recency ordinals, in the index's rowid order) and each one's score.
- * A word's scores take few distinct values (bm25 depends only on the row's length and the
- * word's weighted count in it), so a row stores the index of its score class: six bytes a
- * row. Nothing is sorted: a query sums its words' scores per row and selects its best rows
- * (./textRanking), so a word read for the first time costs its reading and one pass.
+ * holding the word, ascending, and each one's score.
+ *
+ * Compact, so that a vocabulary's worth of words stays cached at a million rows (a word in
+ * 15,000 of them takes about 32 KB): the rows as gaps from the previous row, one byte each
+ * (0 marks a gap too large for a byte, written in the 4 bytes after it), and each row's score
+ * as the index of its score class (bm25 depends only on the row's length and the word's
+ * weighted count in it, so a word has few distinct scores): one byte while the word has at
+ * most 256 classes. About two bytes a row. Nothing is sorted at query time: a query merges
+ * its words' lists in one sequential pass (./textRanking).
  */
 export type WordScores = {
   /** Public rows holding the word. */
   readonly count: number
-  /** Each row's recency ordinal (1 = the newest public row). */
-  readonly ordinals: Int32Array
+  /** The rows' rowids, ascending, as gaps (see above): read with forEachRow or rowsOf. */
+  readonly gaps: Uint8Array
   /** Each row's score class. */
-  readonly classes: Uint16Array | Int32Array
+  readonly classes: Uint8Array | Uint16Array | Int32Array
   /** The score of each class. */
   readonly classScores: Float64Array
 }
 
+/** A gap byte of 0: the gap follows in 4 bytes, little-endian. */
+const WIDE = 0
+
 /**
- * The first n (ordinal, class) pairs as a word's cached scores (copies of the right length:
- * the inputs may be scratch space).
+ * The first n (rowid, class) pairs as a word's cached scores (copied: the inputs may be scratch
+ * space). The index gives rows ascending; pairs that are not (a source in another order) are
+ * sorted here first.
  */
-export function wordScoresOf(ordinals: Int32Array, classes: Int32Array, classScores: ArrayLike<number>, n: number): WordScores {
-  const narrow = classScores.length <= 0x10000
-  const packed = narrow ? new Uint16Array(n) : new Int32Array(n)
-  for (let i = 0; i < n; i++) packed[i] = classes[i]!
-  return { count: n, ordinals: ordinals.slice(0, n), classes: packed, classScores: Float64Array.from(classScores) }
+export function wordScoresOf(rows: Int32Array, classes: Int32Array, classScores: ArrayLike<number>, n: number): WordScores {
+  let order: number[] | undefined
+  for (let i = 1; i < n; i++) {
+    if (rows[i]! <= rows[i - 1]!) {
+      order = Array.from({ length: n }, (_, k) => k).sort((a, b) => rows[a]! - rows[b]!)
+      break
+    }
+  }
+  const at = (i: number) => (order ? order[i]! : i)
+  let bytes = 0
+  let previous = 0
+  for (let i = 0; i < n; i++) {
+    const gap = rows[at(i)]! - previous
+    bytes += gap >= 1 && gap <= 255 ? 1 : 5
+    previous = rows[at(i)]!
+  }
+  const gaps = new Uint8Array(bytes)
+  const packed = classScores.length <= 0x100 ? new Uint8Array(n) : classScores.length <= 0x10000 ? new Uint16Array(n) : new Int32Array(n)
+  let p = 0
+  previous = 0
+  for (let i = 0; i < n; i++) {
+    const row = rows[at(i)]!
+    const gap = row - previous
+    if (gap >= 1 && gap <= 255) gaps[p++] = gap
+    else {
+      gaps[p++] = WIDE
+      gaps[p++] = gap & 0xff
+      gaps[p++] = (gap >>> 8) & 0xff
+      gaps[p++] = (gap >>> 16) & 0xff
+      gaps[p++] = (gap >>> 24) & 0xff
+    }
+    previous = row
+    packed[i] = classes[at(i)]!
+  }
+  return { count: n, gaps, classes: packed, classScores: Float64Array.from(classScores) }
+}
+
+/** The row after `row` in a gap list, its gap read at `p` (gapBytes(gaps, p) says how far the next one is). */
+export function nextRow(gaps: Uint8Array, p: number, row: number): number {
+  const gap = gaps[p]!
+  return gap !== WIDE ? row + gap : row + (gaps[p + 1]! | (gaps[p + 2]! << 8) | (gaps[p + 3]! << 16) | (gaps[p + 4]! << 24))
+}
+
+/** How many bytes the gap at `p` takes. */
+export const gapBytes = (gaps: Uint8Array, p: number): number => (gaps[p] !== WIDE ? 1 : 5)
+
+/** The rows, decoded (tests and diagnostics; the ranking decodes as it merges). */
+export function rowsOf(w: WordScores): Int32Array {
+  const out = new Int32Array(w.count)
+  let p = 0
+  let row = 0
+  for (let i = 0; i < w.count; i++) {
+    row = nextRow(w.gaps, p, row)
+    p += gapBytes(w.gaps, p)
+    out[i] = row
+  }
+  return out
 }
 
 /** Bytes held, for the cache's budget. */
-export const wordScoresBytes = (w: WordScores) => w.ordinals.byteLength + w.classes.byteLength + w.classScores.byteLength + 96
+export const wordScoresBytes = (w: WordScores) => w.gaps.byteLength + w.classes.byteLength + w.classScores.byteLength + 96
