@@ -34,7 +34,7 @@ beforeAll(async () => {
   cookie = `payload-token=${/payload-token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]}`
 }, 120_000)
 
-/** How soon a write from outside this process's write paths must show (the SQLite feed polls every 20 ms). */
+/** How soon a write from outside this process's write paths must show (the SQLite feed polls every 10 ms). */
 const OUTSIDE_BOUND_MS = 1_000
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The bound on freshness across processes (SQLite): a write committed by another process is
- * seen by this one within 50 ms (the change feed reads the triggers' counters every 20 ms,
+ * seen by this one within 50 ms (the change feed reads the triggers' counters every 10 ms,
  * src/db/sqlite/changeFeed.ts), and a write of this process at once. Measured with a real
  * second process that commits an UPDATE every 60 ms and prints the clock right after each
  * commit; this process watches its content generation (a memory read, as every request does).
