@@ -29,6 +29,18 @@ const STABLE_AFTER_MS = 60_000
 /** After the workers' own shutdown bound: how much longer before they are killed. */
 const KILL_GRACE_MS = 5000
 
+/**
+ * The workers still running. Node removes a worker from `cluster.workers` only once it has both
+ * exited and disconnected its IPC channel, in either order: when the exit comes first, the
+ * 'exit' event still finds it listed. Counting it there left a stopping primary waiting for a
+ * worker already gone (with METRICS_PORT's listener open, forever).
+ */
+export function liveWorkers(workers: Iterable<Pick<Worker, 'isDead'> | undefined>): Worker[] {
+  const live: Worker[] = []
+  for (const w of workers) if (w !== undefined && !w.isDead()) live.push(w as Worker)
+  return live
+}
+
 /** Writes a worker's output to ours in whole lines; keeps a partial last line for later. */
 function relayStdout(worker: Worker): void {
   const stream = worker.process.stdout
@@ -70,7 +82,7 @@ export function runPrimary(config: AppConfig): void {
     return worker
   }
 
-  const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
+  const alive = () => liveWorkers(Object.values(cluster.workers ?? {}))
 
   cluster.once('listening', () => {
     log.info({ workers: wanted }, 'cluster.first_worker_listening')
