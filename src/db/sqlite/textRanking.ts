@@ -25,7 +25,7 @@ import { VersionedCache, VersionedValue } from '../versionedCache'
 import { readCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
 import { readWordScores } from './wordReading'
-import { wordScoresBytes, type WordScores } from './wordScores'
+import { gapBytes, nextRow, wordScoresBytes, type WordScores } from './wordScores'
 
 /** Word scores kept per data version (about two bytes per public row holding a word: ./wordScores). */
 const MAX_CACHED_SCORE_BYTES = 40 * 1024 * 1024
@@ -96,15 +96,8 @@ function mergeWords(lists: WordScores[]): number {
     let p = 0
     let row = 0
     for (let j = 0; j < count; j++) {
-      // The next row of the word (./wordScores: a byte's gap, or 0 and the gap in 4 bytes).
-      const gap = gaps[p]!
-      if (gap !== 0) {
-        row += gap
-        p += 1
-      } else {
-        row += gaps[p + 1]! | (gaps[p + 2]! << 8) | (gaps[p + 3]! << 16) | (gaps[p + 4]! << 24)
-        p += 5
-      }
+      row = nextRow(gaps, p, row)
+      p += gapBytes(gaps, p)
       const score = classScores[classes[j]!]!
       while (i < n && rowsA[i]! < row) {
         rowsB[out] = rowsA[i]!

@@ -13,7 +13,7 @@
 export type WordScores = {
   /** Public rows holding the word. */
   readonly count: number
-  /** The rows' rowids, ascending, as gaps (see above): read with forEachRow or rowsOf. */
+  /** The rows' rowids, ascending, as gaps (see above): read with nextRow and gapBytes. */
   readonly gaps: Uint8Array
   /** Each row's score class. */
   readonly classes: Uint8Array | Uint16Array | Int32Array
