@@ -88,6 +88,18 @@ describe('a cache hit writes kept bytes', () => {
     expect(miss.serialized).toBe(1)
   })
 
+  it('a text search is kept from its second ask (one-off searches are not kept): the third ask serializes nothing', async () => {
+    const path = '/api/v1/content?q=kept%20answer&limit=5'
+    const first = await serializationsDuring(async () => void (await get(path)))
+    const second = await serializationsDuring(async () => void (await get(path)))
+    const third = await serializationsDuring(async () => {
+      const again = await get(path)
+      expect(again.status).toBe(200)
+      expect(again.body.data.length).toBe(5)
+    })
+    expect([first.serialized, second.serialized, third.serialized]).toEqual([1, 1, 0])
+  })
+
   it('what the caller may see is part of the key: a moderator hit never answers an anonymous caller', async () => {
     const hidden = await content(app.payload, { slug: 'soft-deleted', title: 'Soft deleted', isActive: false })
     expect(hidden.isActive).toBe(false)

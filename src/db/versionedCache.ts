@@ -9,19 +9,25 @@ import { cacheCounter, type CacheCounter } from '../metrics'
 /** Many values per version (list pages, totals, ranked orders, word scores), least recent evicted. */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, T>()
+  /** With keepOnSecondAsk: keys asked once at this version and not kept, oldest first. */
+  private readonly askedOnce = new Set<string>()
   private version = ''
   private weight = 0
   private readonly lookups: CacheCounter
 
   /**
    * `name` labels its hit and miss counters (cache_lookups_total, src/metrics). At most
-   * maxEntries values, and at most maxWeight in total as `weigh` counts it.
+   * maxEntries values, and at most maxWeight in total as `weigh` counts it. `keepOnSecondAsk`
+   * keeps a value only when its key is asked again (a long tail of one-off keys, such as new
+   * text searches, would otherwise fill the cache with values nobody reads, and the garbage
+   * collector with work); a key's second computation is the price.
    */
   constructor(
     name: string,
     private readonly maxEntries: number,
     private readonly maxWeight = Infinity,
     private readonly weigh: (value: T) => number = () => 1,
+    private readonly options: { keepOnSecondAsk?: boolean } = {},
   ) {
     this.lookups = cacheCounter(name)
   }
@@ -29,6 +35,7 @@ export class VersionedCache<T> {
   async get(version: string, key: string, compute: () => Promise<T> | T): Promise<T> {
     if (version !== this.version) {
       this.entries.clear()
+      this.askedOnce.clear()
       this.weight = 0
       this.version = version
     }
@@ -41,6 +48,12 @@ export class VersionedCache<T> {
       return hit
     }
     this.lookups.miss()
+    if (this.options.keepOnSecondAsk && !this.askedOnce.delete(key)) {
+      // Remembered (a key, not its value) for a while, so a second ask keeps the value.
+      if (this.askedOnce.size >= 4 * this.maxEntries) this.askedOnce.delete(this.askedOnce.values().next().value!)
+      this.askedOnce.add(key)
+      return compute()
+    }
     const value = await compute()
     // Computed from data at least as new as `version`: kept only if no newer version was seen meanwhile.
     if (this.version === version && !this.entries.has(key)) {

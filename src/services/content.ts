@@ -161,6 +161,11 @@ function paramsKey(p: ListParams): string {
 
 /** Serialized list pages, by query and visibility; about 900 default pages fit in the byte bound. */
 const listAnswers = new VersionedCache<ListAnswer>('content_answers', 1_000, 16_000_000, (a) => answerBytes(a.answer))
+/**
+ * The same for text searches, kept from a query's second ask: most searches are asked once,
+ * and keeping each one's 20 KB cost more (in garbage collection) than it saved.
+ */
+const searchAnswers = new VersionedCache<ListAnswer>('search_answers', 1_000, 16_000_000, (a) => answerBytes(a.answer), { keepOnSecondAsk: true })
 /** Serialized items, by slug and visibility (an invisible one is a 404, never kept). */
 const itemAnswers = new VersionedCache<SerializedAnswer>('content_item_answers', 5_000, 8_000_000, answerBytes)
 
@@ -169,7 +174,7 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
   const version = domainsVersion(payload, CONTENT_DOMAINS)
   // A caller without the permission for `status` has no entry to hit: listContent refuses before one is kept.
   const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${paramsKey(p)}`
-  return listAnswers.get(version, key, async () => {
+  return (p.q === undefined ? listAnswers : searchAnswers).get(version, key, async () => {
     const { data, pagination, estimated } = await listContent(payload, p, user, now)
     return { answer: answerSerializer.serialize(data, pagination), estimated }
   })

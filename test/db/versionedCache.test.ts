@@ -1,0 +1,67 @@
+/**
+ * The per-version cache (src/db/versionedCache): values kept per key until the version moves,
+ * least recent evicted first, and, with keepOnSecondAsk, a value kept only when its key is
+ * asked a second time (one-off keys, such as new text searches, are computed and let go).
+ */
+import { describe, expect, it } from 'vitest'
+
+import { VersionedCache } from '../../src/db/versionedCache'
+
+/** A cache over a counting computation: how many times each key was computed. */
+function counted(options: { keepOnSecondAsk?: boolean } = {}, maxEntries = 3) {
+  const computed = new Map<string, number>()
+  const cache = new VersionedCache<string>(`test_${Math.random().toString(36).slice(2)}`, maxEntries, Infinity, () => 1, options)
+  const get = (version: string, key: string) =>
+    cache.get(version, key, () => {
+      computed.set(key, (computed.get(key) ?? 0) + 1)
+      return `${key}@${version}`
+    })
+  return { get, computed }
+}
+
+describe('VersionedCache', () => {
+  it('computes a key once per version, and again once the version moves', async () => {
+    const { get, computed } = counted()
+    expect(await get('v1', 'a')).toBe('a@v1')
+    expect(await get('v1', 'a')).toBe('a@v1')
+    expect(computed.get('a')).toBe(1)
+    expect(await get('v2', 'a')).toBe('a@v2')
+    expect(computed.get('a')).toBe(2)
+  })
+
+  it('evicts the least recently used key when full', async () => {
+    const { get, computed } = counted({}, 2)
+    await get('v', 'a')
+    await get('v', 'b')
+    await get('v', 'a') // a is now the most recent
+    await get('v', 'c') // evicts b
+    await get('v', 'a')
+    await get('v', 'b')
+    expect(computed.get('a')).toBe(1)
+    expect(computed.get('b')).toBe(2)
+  })
+
+  it('with keepOnSecondAsk, keeps a value from its key\'s second ask: computed twice, then served', async () => {
+    const { get, computed } = counted({ keepOnSecondAsk: true })
+    for (let i = 0; i < 5; i++) expect(await get('v', 'repeated')).toBe('repeated@v')
+    expect(computed.get('repeated')).toBe(2)
+  })
+
+  it('with keepOnSecondAsk, a stream of one-off keys never pushes out a kept value', async () => {
+    const { get, computed } = counted({ keepOnSecondAsk: true }, 2)
+    await get('v', 'feed')
+    await get('v', 'feed')
+    for (let i = 0; i < 100; i++) await get('v', `once-${i}`)
+    await get('v', 'feed')
+    expect(computed.get('feed')).toBe(2)
+  })
+
+  it('with keepOnSecondAsk, a moved version forgets the keys asked once', async () => {
+    const { get, computed } = counted({ keepOnSecondAsk: true })
+    await get('v1', 'k')
+    await get('v2', 'k') // first ask at v2: not kept
+    await get('v2', 'k') // second: kept
+    await get('v2', 'k')
+    expect(computed.get('k')).toBe(3)
+  })
+})
