@@ -8,13 +8,17 @@ import { weakEtag } from './entityTag'
 
 export type SerializedAnswer = {
   /**
-   * UTF-8 of the success envelope's members between `success` and `meta`, in the envelope's
-   * key order: `"data":<json>` and, for a list, `,"pagination":<json>`.
+   * UTF-8 of the success envelope up to its `meta`: `{"success":true,` and the members in the
+   * envelope's key order, `"data":<json>` and, for a list, `,"pagination":<json>`. A write adds
+   * only the request's `,"meta":{…}}`.
    */
-  readonly members: Buffer
+  readonly envelopeStart: Buffer
   /** The route's weak ETag, computed with the bytes (undefined where the route has none). */
   readonly etag: string | undefined
 }
+
+/** How every success envelope begins. */
+export const ENVELOPE_HEAD = '{"success":true,'
 
 export type SerializeOptions = {
   /** The answer's ETag as the caller already has it (the catalog record carries its own). */
@@ -44,9 +48,11 @@ export const answerSerializer = {
   serialize(data: unknown, pagination?: unknown, options: SerializeOptions = {}): SerializedAnswer {
     const dataJson = json(data ?? null)
     const etag = options.etagOverData ? weakEtag(dataJson) : options.etag
-    return { members: Buffer.from(membersText(dataJson, pagination), 'utf8'), etag }
+    // Encoded once, head included, so writing it needs no copy (a one-off answer pays one encoding).
+    const envelopeStart = Buffer.from(ENVELOPE_HEAD + membersText(dataJson, pagination), 'utf8')
+    return { envelopeStart, etag }
   },
 }
 
 /** How much a kept answer weighs in a byte-bounded cache. */
-export const answerBytes = (answer: SerializedAnswer): number => answer.members.length
+export const answerBytes = (answer: SerializedAnswer): number => answer.envelopeStart.length

@@ -1,24 +1,15 @@
 /**
  * The bytes of an answer's body, in the coding the client takes. A success envelope is
  * `{"success":true,` + its members (`"data":…[,"pagination":…]`) + the per-request
- * `,"meta":{…}}`: a cached answer keeps its members as bytes (src/serializedAnswer), so its
+ * `,"meta":{…}}`: a cached answer keeps all but the meta as bytes (src/serializedAnswer), so its
  * body is written, and compressed, from what the cache holds, with only the meta new.
  */
 import { type Bytes, codingForRequest, compressBody, compressWithTail, type ContentCoding } from './compression'
-import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
+import { answerSerializer, ENVELOPE_HEAD, type SerializedAnswer } from '../serializedAnswer'
 
 export type EncodedBody = { body: string | Bytes | readonly Bytes[]; coding: ContentCoding | null }
 
-/** `{"success":true,` + a kept answer's members, made once per answer (a hit copies nothing). */
-const prefixes = new WeakMap<SerializedAnswer, Bytes>()
-function prefixOf(answer: SerializedAnswer): Bytes {
-  let prefix = prefixes.get(answer)
-  if (!prefix) prefixes.set(answer, (prefix = Buffer.concat([HEAD_BYTES, answer.members]) as Bytes))
-  return prefix
-}
-
-const HEAD = '{"success":true,'
-const HEAD_BYTES = Buffer.from(HEAD, 'utf8')
+const HEAD = ENVELOPE_HEAD
 
 /** The per-request end of a success envelope (the request id is JSON-escaped like any string). */
 export const metaTail = (requestId: string, durationMs: number): string =>
@@ -43,7 +34,7 @@ export function dataEnvelope(data: unknown, pagination: unknown, tail: string): 
  */
 export function cachedEnvelope(answer: SerializedAnswer, tail: string, acceptEncoding: string | null): EncodedBody {
   const tailBytes = Buffer.from(tail, 'utf8') as Bytes
-  const prefix = prefixOf(answer)
+  const prefix = answer.envelopeStart as Bytes
   const coding = acceptEncoding === null ? null : codingForRequest(acceptEncoding, prefix.length + tailBytes.length)
   if (coding === null) return { body: [prefix, tailBytes], coding }
   return { body: compressWithTail(answer, () => prefix, tailBytes, coding), coding }
