@@ -37,9 +37,20 @@ export function connection(file: string): Db {
   return db
 }
 
-/** Closes the service's own connection (graceful shutdown); the next use opens it again. */
+/**
+ * Closes the service's own connection (graceful shutdown, a script's end); the next use opens it
+ * again. First the write-ahead log is folded into the file and emptied, if nothing else is
+ * reading it: without waiting (another process's reads keep it for later), so a bulk seed does not
+ * leave a log as large as the file behind for every later reader to search.
+ */
 export function closeConnection(): void {
   statements.clear()
+  try {
+    db?.exec('PRAGMA busy_timeout = 0')
+    db?.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  } catch {
+    /* busy or read-only: the log stays, as it would have */
+  }
   db?.close()
   db = undefined
   dbFile = undefined
