@@ -28,6 +28,8 @@ describe('moderation queue: filters, preview, keyboard, bulk, rollback (Chromium
   const open = async (query: string) => {
     await page.goto(`${server.baseUrl}/admin/moderation${query}`)
     await page.locator('.moderation-count').waitFor({ timeout: 50_000 })
+    // Hydrated: the keyboard handlers are attached (a key pressed before then is lost).
+    await page.locator('.moderation-empty, .moderation-queue[data-keys="ready"]').first().waitFor({ timeout: 50_000 })
   }
 
   beforeAll(async () => {

@@ -91,6 +91,10 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [act, canApprove, current, rows.length])
+  // After the listener above is attached (effects run in order): the page now takes its keys.
+  // Until hydration a key press does nothing; `data-keys` says when it will.
+  const [keysReady, setKeysReady] = useState(false)
+  useEffect(() => setKeysReady(true), [])
 
   if (rows.length === 0) return <p className="moderation-empty">Nothing is waiting for review.</p>
 
@@ -123,7 +127,7 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
   )
 
   return (
-    <div className="moderation-queue">
+    <div className="moderation-queue" data-keys={keysReady ? 'ready' : undefined}>
       {canApprove && (
         <div className="queue-bulk" style={{ display: 'flex', gap: 12, alignItems: 'center', margin: '12px 0', flexWrap: 'wrap' }}>
           <Button buttonStyle="secondary" size="small" disabled={selected.size === 0} onClick={() => void act(rows.filter((r) => selected.has(r.id)), 'approve')}>
