@@ -35,18 +35,26 @@ export function captureLogs(target: Sink | undefined): void {
 
 /**
  * Production lines go to stdout through pino's own buffered asynchronous destination: a
- * line is appended to a buffer and written once 4 KiB have gathered (and at the latest a
+ * line is appended to a buffer and written once 3 KiB have gathered (and at the latest a
  * second later, so a quiet server's lines still show), so a request pays for a string
  * append, not a write(2). What is still buffered is written synchronously when the process
  * exits, crashes or is stopped (flushLogs), so no line is lost.
+ *
+ * Every write is whole lines of at most PIPE_BUF bytes: a cluster's processes share one stdout
+ * (its workers inherit the primary's), and a write that size is never split or interleaved with
+ * another process's, on a pipe (POSIX) or a file (one shared offset). A single line longer than
+ * that is written alone and is the one case that can interleave on a pipe.
  */
 let stdout: ReturnType<typeof pino.destination> | undefined
 let unflushed = false
 const FLUSH_EVERY_MS = 1000
+/** Linux's atomic pipe write. */
+const PIPE_BUF = 4096
+const NEWLINE = 0x0a
 
 function stdoutDestination(): ReturnType<typeof pino.destination> {
   if (!stdout) {
-    stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+    stdout = pino.destination({ dest: 1, sync: false, minLength: 3072, maxWrite: PIPE_BUF, contentMode: 'buffer' })
     // Node emits 'exit' also when an uncaught error ends the process.
     process.once('exit', flushLogs)
     setInterval(() => {
@@ -58,15 +66,22 @@ function stdoutDestination(): ReturnType<typeof pino.destination> {
   return stdout
 }
 
-/**
- * Writes whole lines another process logged (a cluster worker's stdout, relayed by the
- * primary) through this process's destination, so lines from several processes never
- * interleave mid-line.
- */
-export function relayLines(text: string): void {
-  if (sink) return sink.write(text)
-  unflushed = true
-  stdoutDestination().write(text)
+/** Whole lines as pieces of at most PIPE_BUF bytes (a longer line alone), views into one encoding. */
+export function linePieces(text: string): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8')
+  const pieces: Buffer[] = []
+  let start = 0
+  while (start < bytes.length) {
+    let end = bytes.length
+    if (end - start > PIPE_BUF) {
+      // The last newline that keeps the piece within PIPE_BUF, else the end of this long line.
+      const cut = bytes.lastIndexOf(NEWLINE, start + PIPE_BUF - 1)
+      end = cut >= start ? cut + 1 : bytes.indexOf(NEWLINE, start) + 1 || bytes.length
+    }
+    pieces.push(bytes.subarray(start, end))
+    start = end
+  }
+  return pieces
 }
 
 /** Writes every buffered line now, synchronously. Safe to call at any time, also twice. */
@@ -82,15 +97,17 @@ export function flushLogs(): void {
   }
 }
 
-/** Writes all of `text` to stdout now, waiting out a full pipe (EAGAIN) as sonic-boom does. */
+/** Writes all of `text` to stdout now, in whole-line pieces, waiting out a full pipe (EAGAIN) as sonic-boom does. */
 function writeAllSync(text: string): void {
-  let bytes = Buffer.from(text, 'utf8')
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(writeSync(1, bytes))
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
+  for (const piece of linePieces(text)) {
+    let bytes = piece
+    while (bytes.length > 0) {
+      try {
+        bytes = bytes.subarray(writeSync(1, bytes))
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
+      }
     }
   }
 }
@@ -108,7 +125,8 @@ function handOff(): void {
   const lines = pending
   pending = ''
   unflushed = true
-  stdoutDestination().write(lines)
+  const destination = stdoutDestination()
+  for (const piece of linePieces(lines)) destination.write(piece as unknown as string)
 }
 
 const destination = {

@@ -119,6 +119,19 @@ describe('WEB_CONCURRENCY=2', () => {
     expect(sampleValue(again)).toBeGreaterThanOrEqual(6)
   })
 
+  it('both workers write to the one stdout directly: under load every line arrives whole, none lost', async () => {
+    // Long request ids make long lines, so many of them cross 4 KiB boundaries in each worker's writes.
+    const ids = Array.from({ length: 600 }, (_, i) => `burst-${i}-${'z'.repeat(100)}`)
+    for (let i = 0; i < ids.length; i += 60) {
+      await Promise.all(ids.slice(i, i + 60).map((id) => call('GET', '/api/v1/meta', { headers: { 'X-Request-Id': id } })))
+    }
+    const burst = () => server.lines.filter((l) => String(l.requestId).startsWith('burst-') && l.msg === 'request.completed')
+    for (let i = 0; i < 100 && burst().length < ids.length; i++) await new Promise((r) => setTimeout(r, 100))
+    expect(new Set(burst().map((l) => l.requestId)).size).toBe(ids.length)
+    expect(new Set(burst().map((l) => l.pid)).size).toBe(2)
+    expect(server.lines.filter((l) => 'unparsed' in l)).toEqual([])
+  })
+
   it('SIGTERM stops the workers, then the primary, exit 0', async () => {
     server.child.kill('SIGTERM')
     const exit = await server.exited
