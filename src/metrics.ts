@@ -2,13 +2,14 @@
  * The process's Prometheus metrics (prom-client): requests by route and status, latency by
  * route, cache lookups, database call timings, follow-up job failures and queue depth, and
  * Node's own process metrics. A platform module: the layers above report into it through
- * the small functions below (pre-labelled children, so a hot path pays an increment, not a
- * label lookup); GET /metrics (src/edge/metricsEndpoint) reads it.
+ * the small functions below (pre-labelled children, or for requests plain tallies, so a hot
+ * path pays an increment, not a label lookup); GET /metrics (src/server/metricsEndpoint)
+ * reads it.
  *
  * In cluster mode each worker keeps its own values; the primary sums them on a scrape
- * (prom-client's AggregatorRegistry, src/edge/cluster).
+ * (prom-client's AggregatorRegistry, src/server/clusterMetrics).
  */
-import client, { type Counter, type Histogram } from 'prom-client'
+import client, { type Metric } from 'prom-client'
 
 export const registry = client.register
 
@@ -17,18 +18,97 @@ export type MetricsText = { contentType: string; body: string }
 
 client.collectDefaultMetrics({ register: registry })
 
-const requests = new client.Counter({
+/**
+ * Every request is tallied in plain numbers, found by one Map lookup per route and one per
+ * status: prom-client's children re-hash their labels and validate on each increment (~2-5
+ * µs a request). The tallies reach prom-client only when metrics are read.
+ */
+type StatusTally = { labels: { route: string; status: string }; count: number; reported: number }
+type RouteTally = {
+  labels: { route: string }
+  /** Observations per latency bucket, not cumulative; one above the last bound is only in count. */
+  buckets: Float64Array
+  sum: number
+  count: number
+  byStatus: Map<number, StatusTally>
+}
+
+const LATENCY_BOUNDS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const routes = new Map<string, RouteTally>()
+/** In first-seen order, the order prom-client would have created the counter's series in. */
+const statuses: StatusTally[] = []
+
+new client.Counter({
   name: 'http_requests_total',
   help: 'HTTP requests answered, by route (the API route pattern; "next" for the admin panel and pages) and status.',
   labelNames: ['route', 'status'] as const,
+  // Adds what was counted since the last read, so the counter's own reset() keeps working.
+  collect() {
+    for (const tally of statuses) {
+      const delta = tally.count - tally.reported
+      if (delta === 0) continue
+      this.inc(tally.labels, delta)
+      tally.reported = tally.count
+    }
+  },
 })
 
-const latency = new client.Histogram({
+/** A histogram sample as prom-client's Histogram builds it for the text exposition. */
+type LatencySample = {
+  labels: { le?: number | string }
+  sharedLabels: RouteTally['labels']
+  value: number
+  metricName: string
+  exemplar: null | undefined
+}
+
+/**
+ * http_request_duration_seconds, read from the route tallies. It answers what prom-client's
+ * Histogram (labelNames ['route'], LATENCY_BOUNDS) answers for the same observations, value
+ * for value, so the text exposition and the JSON the primary sums across workers are
+ * unchanged.
+ */
+const latency = {
   name: 'http_request_duration_seconds',
   help: 'Time from the request reaching the handler to its answer being built, by route.',
-  labelNames: ['route'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-})
+  type: 'histogram',
+  aggregator: 'sum',
+  /** The text path: the route as shared labels, whose formatting the registry caches per object. */
+  async getForPromString() {
+    const values: LatencySample[] = []
+    const bucket = `${this.name}_bucket`
+    for (const { labels, buckets, sum, count } of routes.values()) {
+      // A series exists once observed (prom-client creates it on the first observation).
+      if (count === 0) continue
+      let cumulative = 0
+      for (let i = 0; i < LATENCY_BOUNDS.length; i++) {
+        cumulative += buckets[i]!
+        values.push({ labels: { le: LATENCY_BOUNDS[i]! }, sharedLabels: labels, value: cumulative, metricName: bucket, exemplar: null })
+      }
+      values.push({ labels: { le: '+Inf' }, sharedLabels: labels, value: count, metricName: bucket, exemplar: null })
+      values.push({ labels: {}, sharedLabels: labels, value: sum, metricName: `${this.name}_sum`, exemplar: undefined })
+      values.push({ labels: {}, sharedLabels: labels, value: count, metricName: `${this.name}_count`, exemplar: undefined })
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator }
+  },
+  /** The JSON path (getMetricsAsJSON, cluster workers): each sample's labels in one object. */
+  async get() {
+    const data = await this.getForPromString()
+    const values = data.values.map(({ labels, sharedLabels, ...sample }) => ({ ...sample, labels: { ...labels, ...sharedLabels } }))
+    return { ...data, values }
+  },
+  /** registry.resetMetrics(): the series go until observed again; the status counts are the counter's. */
+  reset() {
+    for (const tally of routes.values()) {
+      tally.buckets.fill(0)
+      tally.sum = 0
+      tally.count = 0
+    }
+  },
+}
+// The registry reads only name, type, get() or getForPromString() and reset(); its type
+// lists prom-client's classes.
+registry.registerMetric(latency as unknown as Metric)
 
 const cacheLookups = new client.Counter({
   name: 'cache_lookups_total',
@@ -50,22 +130,32 @@ const followUpFailures = new client.Counter({
 })
 
 /** One answered request. Route patterns are a fixed set, so the label space stays bounded. */
-type RouteChildren = { latency: ReturnType<Histogram<'route'>['labels']>; byStatus: Map<number, ReturnType<Counter<'route' | 'status'>['labels']>> }
-const routes = new Map<string, RouteChildren>()
-
 export function observeRequest(route: string, status: number, durationMs: number): void {
-  let children = routes.get(route)
-  if (!children) {
-    children = { latency: latency.labels(route), byStatus: new Map() }
-    routes.set(route, children)
+  let tally = routes.get(route)
+  if (tally === undefined) {
+    tally = { labels: { route }, buckets: new Float64Array(LATENCY_BOUNDS.length), sum: 0, count: 0, byStatus: new Map() }
+    routes.set(route, tally)
   }
-  let counter = children.byStatus.get(status)
-  if (!counter) {
-    counter = requests.labels(route, String(status))
-    children.byStatus.set(status, counter)
+  let counted = tally.byStatus.get(status)
+  if (counted === undefined) {
+    counted = { labels: { route, status: String(status) }, count: 0, reported: 0 }
+    tally.byStatus.set(status, counted)
+    statuses.push(counted)
   }
-  counter.inc()
-  children.latency.observe(durationMs / 1000)
+  counted.count++
+  // In seconds and summed in call order, as prom-client did, so the sum is the same double.
+  const seconds = durationMs / 1000
+  // prom-client refused such a value (after counting the request); it would poison the sum.
+  if (!Number.isFinite(seconds)) throw new TypeError(`Value is not a valid number: ${seconds}`)
+  tally.sum += seconds
+  tally.count++
+  // A bound includes its own value (le: value <= bound).
+  for (let i = 0; i < LATENCY_BOUNDS.length; i++) {
+    if (seconds <= LATENCY_BOUNDS[i]!) {
+      tally.buckets[i]!++
+      return
+    }
+  }
 }
 
 export type CacheCounter = { hit(): void; miss(): void }
