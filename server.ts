@@ -39,7 +39,7 @@ await runServer(config, async () => {
     payload,
     // The API goes straight to its dispatcher (the one the Next route calls), skipping
     // Next's routing and Fetch object building: same code, a fraction of the per-request work.
-    api: (req, res) => serveApi(dispatchApi, req, res, payload, origin),
+    api: (req, res, security) => serveApi(dispatchApi, req, res, payload, origin, security),
     // /openapi.json and /docs: the contract and its reference page, outside the envelope.
     reference: {
       matches: isReferencePath,

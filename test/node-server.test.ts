@@ -50,7 +50,7 @@ beforeAll(async () => {
   const app = await testApp()
   // The server server.ts runs, with a stand-in for Next behind everything outside /api/v1.
   server = createAppServer({
-    api: (req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1'),
+    api: (req, res, security) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1', security),
     other: (_req, res) => res.writeHead(404).end(),
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

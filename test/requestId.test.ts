@@ -13,6 +13,17 @@ describe('request ids', () => {
     expect(many.size).toBe(1000)
   })
 
+  it('spend all 80 random bits: every random character takes every one of the 32 digits', () => {
+    const ids = Array.from({ length: 4000 }, () => fastUlid())
+    for (let position = 10; position < 26; position++) {
+      const seen = new Set(ids.map((id) => id[position]))
+      expect(seen.size, `character ${position}`).toBe(32)
+    }
+    // The time part follows the clock from one millisecond to the next.
+    expect(decodeTime(fastUlid(1_000))).toBe(1_000)
+    expect(decodeTime(fastUlid(1_001))).toBe(1_001)
+  })
+
   it('keep a sane caller id and replace anything else', () => {
     expect(requestIdFrom(new Headers({ 'x-request-id': 'abc-123' }))).toBe('abc-123')
     expect(requestIdFrom(new Headers({ 'x-request-id': 'x'.repeat(129) }))).toMatch(/^req_/)

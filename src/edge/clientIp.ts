@@ -17,24 +17,44 @@ import type { HeaderReader } from './headers'
 export function clientIp(headers: HeaderReader): string {
   const forwarded = headers.get('x-forwarded-for')
   if (!forwarded) return 'unknown'
-  const chain = forwarded.split(',').map((p) => normalize(p.trim())).filter(Boolean)
-  if (chain.length === 0) return 'unknown'
   const trusted = trustOf(getConfig())
-  let i = chain.length - 1
-  while (i > 0 && trusted(chain[i]!, chain.length - 1 - i)) i -= 1
-  const ip = chain[i]!
+  // Entries from the right (empty ones skipped); the walk stops at the first untrusted one,
+  // so a request through no proxy reads only its last entry.
+  let client: string | undefined
+  let hop = 0
+  let end = forwarded.length
+  while (end > 0) {
+    const comma = forwarded.lastIndexOf(',', end - 1)
+    const entry = normalize(forwarded.slice(comma + 1, end).trim())
+    end = comma === -1 ? 0 : comma
+    if (!entry) continue
+    if (client !== undefined) {
+      if (!trusted(client, hop)) break
+      hop += 1
+    }
+    client = entry
+  }
+  if (client === undefined) return 'unknown'
   // A proxy that wrote garbage names no client; all such requests share one budget.
-  return isIP(ip) === 0 ? 'unknown' : ip
+  return isIP(client) === 0 ? 'unknown' : client
 }
 
 /** True when the peer (the right-most X-Forwarded-For entry) is a trusted proxy, whose X-Forwarded-Proto may be believed. */
 export function peerIsTrustedProxy(headers: HeaderReader): boolean {
-  const peer = headers.get('x-forwarded-for')?.split(',').pop()?.trim()
-  return !!peer && trustOf(getConfig())(normalize(peer), 0)
+  const config = getConfig()
+  if (trustsNothing(config.trustProxy)) return false
+  const forwarded = headers.get('x-forwarded-for')
+  if (!forwarded) return false
+  const peer = forwarded.slice(forwarded.lastIndexOf(',') + 1).trim()
+  return !!peer && trustOf(config)(normalize(peer), 0)
 }
+
+const trustsNothing = (trust: TrustProxy): boolean => trust.kind === 'hops' && trust.hops === 0
 
 /** `::ffff:10.0.0.1` (a dual-stack socket's IPv4 peer) is 10.0.0.1; `[::1]` is ::1. */
 function normalize(entry: string): string {
+  // Most entries are plain addresses: no brackets, no IPv4-mapped prefix to strip.
+  if (entry.charCodeAt(0) !== 91 /* [ */ && entry.charCodeAt(0) !== 58 /* : */) return entry
   const bare = entry.startsWith('[') && entry.endsWith(']') ? entry.slice(1, -1) : entry
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
   return mapped ? mapped[1]! : bare

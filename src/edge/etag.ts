@@ -6,6 +6,8 @@ const bare = (tag: string) => {
 /** If-None-Match comparison is weak: `W/` prefixes are ignored, lists and `*` accepted. */
 export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false
+  // The usual case: the client sends back the tag it was given.
+  if (ifNoneMatch === etag) return true
   const target = bare(etag)
   for (const tag of ifNoneMatch.split(',')) {
     const t = bare(tag)

@@ -13,6 +13,7 @@ import { ApiError, bodyTooLarge, MAX_BODY_BYTES } from '../errors'
 import { logger } from '../logging'
 import { NodeHeaderReader } from './headers'
 import { requestOrigin } from './origin'
+import type { HeaderList } from './securityHeadersNode'
 
 /**
  * The body stopped before its end: the client went away, or the server's request timeout
@@ -59,14 +60,14 @@ class NodeApiRequest implements ApiRequest {
   readonly path: string
   readonly search: string
   readonly headers: NodeHeaderReader
-  readonly origin: string
   private body: Promise<string> | undefined
+  private addressed: string | undefined
 
   /** `listenOrigin` is the fallback for a request without a usable Host header. */
   constructor(
     private readonly req: IncomingMessage,
     readonly payload: Payload,
-    listenOrigin: string,
+    private readonly listenOrigin: string,
   ) {
     // The request target as sent (`/api/v1/content?x=1`); `path` is its part below /api.
     const url = req.url ?? '/'
@@ -75,8 +76,15 @@ class NodeApiRequest implements ApiRequest {
     this.path = (q === -1 ? url : url.slice(0, q)).slice('/api'.length)
     this.search = q === -1 ? '' : url.slice(q + 1)
     this.headers = new NodeHeaderReader(req.headers)
-    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
-    this.origin = requestOrigin(this.headers, listenOrigin, { trustProxy: peerIsTrustedProxy(this.headers), encrypted })
+  }
+
+  /** Read on first use: only answers carrying links need it. */
+  get origin(): string {
+    if (this.addressed === undefined) {
+      const encrypted = (this.req.socket as { encrypted?: boolean }).encrypted === true
+      this.addressed = requestOrigin(this.headers, this.listenOrigin, { trustProxy: peerIsTrustedProxy(this.headers), encrypted })
+    }
+    return this.addressed
   }
 
   text(): Promise<string> {
@@ -84,10 +92,14 @@ class NodeApiRequest implements ApiRequest {
   }
 }
 
-export function writeResult(res: ServerResponse, result: ApiResult): void {
+/**
+ * Writes a result. `securityHeaders` (./securityHeadersNode) go first in the same head, for
+ * a response that has none set yet (the API's); without them, the response's own stay.
+ */
+export function writeResult(res: ServerResponse, result: ApiResult, securityHeaders?: HeaderList): void {
   const body = result.body
   if (body !== null) result.headers['Content-Length'] = String(bodyLength(body))
-  res.writeHead(result.status, result.headers)
+  res.writeHead(result.status, securityHeaders ? withHeaders(securityHeaders, result.headers) : result.headers)
   if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
     res.end(body ?? undefined)
     return
@@ -100,17 +112,31 @@ export function writeResult(res: ServerResponse, result: ApiResult): void {
   res.uncork()
 }
 
+/** One flat list (`[name, value, …]`): Node validates each header once and keeps no header map. */
+function withHeaders(list: HeaderList, headers: Record<string, string>): string[] {
+  const all = list.slice()
+  for (const name in headers) all.push(name, headers[name]!)
+  return all
+}
+
 const DISPATCH_FAILED =
   '{"success":false,"error":{"code":"internal.error","message":"An unexpected error occurred."}}'
 
-/** Serves one /api/v1 request on Node's http server: dispatch, then write the result. */
-export function serveApi(dispatch: ApiDispatcher, req: IncomingMessage, res: ServerResponse, payload: Payload, listenOrigin: string): void {
+/** Serves one /api/v1 request on Node's http server: dispatch, then write the result with the security headers. */
+export function serveApi(
+  dispatch: ApiDispatcher,
+  req: IncomingMessage,
+  res: ServerResponse,
+  payload: Payload,
+  listenOrigin: string,
+  securityHeaders: HeaderList,
+): void {
   dispatch(new NodeApiRequest(req, payload, listenOrigin))
-    .then((result) => writeResult(res, result))
+    .then((result) => writeResult(res, result, securityHeaders))
     .catch((err) => {
       // The dispatcher answers every error itself; this is a last resort.
       logger().error({ err }, 'server.api_dispatch_failed')
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' })
+      if (!res.headersSent) res.writeHead(500, withHeaders(securityHeaders, { 'Content-Type': 'application/json; charset=utf-8' }))
       res.end(DISPATCH_FAILED)
     })
 }

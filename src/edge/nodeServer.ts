@@ -1,7 +1,8 @@
 /**
  * The Node HTTP server in front of the app (server.ts builds it; tests build the same one
  * with other handlers): the client address stamped into X-Forwarded-For, the security
- * headers on every answer (./securityHeadersNode), absolute-form targets made origin form
+ * headers on every answer (./securityHeadersNode; the API's handler writes them with its
+ * own), absolute-form targets made origin form
  * (never a redirect to another host), header and body
  * timeouts, enveloped answers to the errors Node detects itself, and /api/v1 routed to the
  * API's own handler, /openapi.json and /docs to `reference`, everything else to `other` (Next).
@@ -12,9 +13,12 @@ import type { Socket } from 'node:net'
 import { fastUlid } from './requestId'
 import { getConfig } from '../config'
 import { onClientError, onConnectRequest } from './clientErrors'
-import { applySecurityHeaders } from './securityHeadersNode'
+import { type HeaderList, securityHeadersFor, setHeaderList } from './securityHeadersNode'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+/** The API's handler writes the security headers itself, with its own, in one writeHead. */
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse, securityHeaders: HeaderList) => void
 
 /** Paths answered beside the API and Next (the OpenAPI document and the reference page). */
 export type PathHandler = { matches(path: string): boolean; handle: Handler }
@@ -84,14 +88,14 @@ export function createAppServer({
   other,
   metrics,
 }: {
-  api: Handler
+  api: ApiHandler
   reference?: PathHandler
   other: Handler
   metrics?: Handler
 }): Server {
   const timeoutMs = getConfig().httpRequestTimeoutSeconds * 1000
-  // Responses under way, by socket: a Node-level error after a response started closes the
-  // connection without writing a second status line into it.
+  // The response on each socket (the latest): a Node-level error while one is being written
+  // closes the connection without writing a second status line into it.
   const answering = new WeakMap<Socket, ServerResponse>()
   const server = createServer(
     {
@@ -103,14 +107,12 @@ export function createAppServer({
     },
     (req, res) => {
       stampPeerAddress(req)
-      applySecurityHeaders(req, res)
       answering.set(req.socket, res)
-      res.once('finish', () => {
-        if (answering.get(req.socket) === res) answering.delete(req.socket)
-      })
-      if (!toOriginForm(req)) return refuseTarget(res)
-      const url = req.url ?? '/'
-      if (isApiPath(url)) api(req, res)
+      const security = securityHeadersFor(req)
+      const url = toOriginForm(req) ? (req.url ?? '/') : undefined
+      if (url !== undefined && isApiPath(url)) return api(req, res, security)
+      setHeaderList(res, security)
+      if (url === undefined) refuseTarget(res)
       else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
       else if (reference?.matches(url.split('?')[0]!)) reference.handle(req, res)
       else other(req, res)
@@ -119,7 +121,10 @@ export function createAppServer({
   server.keepAliveTimeout = 65_000
   server.on('connect', (_req, socket: Socket) => onConnectRequest(socket))
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) =>
-    onClientError(err, socket, (s) => answering.get(s)?.headersSent ?? false),
+    onClientError(err, socket, (s) => {
+      const res = answering.get(s)
+      return res !== undefined && res.headersSent && !res.writableFinished
+    }),
   )
   return server
 }

@@ -66,11 +66,22 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
     return handler
   }
 
+  // A path without parameters is found by one lookup, when no route before it also matches it.
+  const exact = new Map<string, Compiled>()
+  compiled.forEach((c, i) => {
+    const path = routes[i]!.path
+    if (/[:*{(]/.test(path)) return
+    const earlier = compiled.slice(0, i).some((e) => e.method === c.method && matchOf(e, path))
+    if (!earlier && !exact.has(`${c.method} ${path}`)) exact.set(`${c.method} ${path}`, c)
+  })
+
   return async (req) => {
-    const path = req.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/'
+    const path = withoutTrailingSlashes(req.path.slice(API_PREFIX.length))
     if (req.method === 'OPTIONS') return preflight(req)
     const head = req.method === 'HEAD'
     const method = head ? 'GET' : req.method
+    const known = exact.get(`${method} ${path}`)
+    if (known) return head ? withoutBody(await known.handler(req, {})) : known.handler(req, {})
     for (const c of compiled) {
       if (c.method !== method) continue
       const params = matchOf(c, path)
@@ -78,6 +89,13 @@ export function createDispatcher(routes: RouteSpec[]): ApiDispatcher {
     }
     return fallbackFor(req.method)(req, { path })
   }
+}
+
+/** `/content//` is `/content`; the root stays `/`. */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length
+  while (end > 0 && path.charCodeAt(end - 1) === 47 /* / */) end -= 1
+  return end === 0 ? '/' : end === path.length ? path : path.slice(0, end)
 }
 
 /** A HEAD answer: the GET answer's status and headers (Content-Length of its body included), no body. */

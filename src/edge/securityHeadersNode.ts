@@ -1,8 +1,9 @@
 /**
- * The security headers (./securityHeaders.js, the one definition) on Node's answers: set on
- * every response before any handler runs (a handler may only add to them), and
+ * The security headers (./securityHeaders.js, the one definition) on Node's answers, and
  * Strict-Transport-Security when the request came over HTTPS: on a TLS socket, or with
- * `X-Forwarded-Proto: https` from a proxy TRUST_PROXY trusts.
+ * `X-Forwarded-Proto: https` from a proxy TRUST_PROXY trusts. Pages get them set on the
+ * response before their handler runs (a handler may only add to them); the API writes them in
+ * its one writeHead with its own headers (./nodeAdapter), which spares Node a setHeader each.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
@@ -14,13 +15,26 @@ import { securityHeaders, STRICT_TRANSPORT_SECURITY } from './securityHeaders.js
 
 const HEADERS = Object.entries(securityHeaders())
 
-export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse): void {
-  for (const [name, value] of HEADERS) res.setHeader(name, value)
+/** Header names and values in turn (`[name, value, name, value, …]`), as Node's writeHead takes them. */
+export type HeaderList = readonly string[]
+
+const PLAIN: HeaderList = HEADERS.flat()
+const OVER_HTTPS: HeaderList = [...PLAIN, 'Strict-Transport-Security', STRICT_TRANSPORT_SECURITY]
+
+/** The security headers this request's answer carries (shared lists: never modify). */
+export function securityHeadersFor(req: IncomingMessage): HeaderList {
   const headers = new NodeHeaderReader(req.headers)
   const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true
-  if (requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted }) === 'https') {
-    res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY)
-  }
+  return requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted }) === 'https' ? OVER_HTTPS : PLAIN
+}
+
+/** Sets a list on a response whose handler writes its own head later (pages, Next). */
+export function setHeaderList(res: ServerResponse, list: HeaderList): void {
+  for (let i = 0; i < list.length; i += 2) res.setHeader(list[i]!, list[i + 1]!)
+}
+
+export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse): void {
+  setHeaderList(res, securityHeadersFor(req))
 }
 
 /** The same headers as raw header lines, for answers written straight to the socket (./clientErrors). */

@@ -74,6 +74,42 @@ export async function readJson(req: ApiRequest): Promise<unknown> {
   }
 }
 
+/** What a handler sees of its request; the query, client address and body are read on first use. */
+class RequestContext implements ApiContext {
+  private parsedQuery: URLSearchParams | undefined
+  private address: string | undefined
+  private bodyRead: Promise<unknown> | undefined
+
+  constructor(
+    readonly req: ApiRequest,
+    readonly requestId: string,
+    readonly params: Record<string, string>,
+    readonly user: AuthUser | null,
+    private readonly logOf: () => RequestLogger,
+    private readonly readBody: (req: ApiRequest) => Promise<unknown>,
+  ) {}
+
+  // A hot route reads its query once per distinct string (parseSearch), so most never parse it.
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.req.search))
+  }
+
+  get ip(): string {
+    return (this.address ??= clientIp(this.req.headers))
+  }
+
+  get userAgent(): string {
+    return this.req.headers.get('user-agent') ?? ''
+  }
+
+  get log(): RequestLogger {
+    return this.logOf()
+  }
+
+  // A property, not a method: handlers destructure it (`({ body }) => body()`).
+  readonly body = (): Promise<unknown> => (this.bodyRead ??= this.readBody(this.req))
+}
+
 /**
  * Turns a route into a handler. This is the one place that builds the envelope (its bytes and
  * their coding: ./envelopeBody), echoes the request id, applies CORS, caching and Vary headers,
@@ -106,24 +142,7 @@ export function wrap(
       const user = await callerOf(req)
       userId = user?.id
       requirePermissions(user, permissions)
-      let bodyPromise: Promise<unknown> | undefined
-      let query: URLSearchParams | undefined
-      const ctx: ApiContext = {
-        req,
-        requestId,
-        params,
-        // Parsed on first use: a hot route reads its query once per distinct string (parseSearch).
-        get query() {
-          return (query ??= new URLSearchParams(req.search))
-        },
-        user,
-        ip: clientIp(req.headers),
-        userAgent: req.headers.get('user-agent') ?? '',
-        get log() {
-          return log()
-        },
-        body: () => (bodyPromise ??= readBody(req)),
-      }
+      const ctx = new RequestContext(req, requestId, params, user, log, readBody)
       if (spec.before) await spec.before(ctx)
       const reply: Reply = await spec.handler(ctx)
       status = reply.status ?? 200

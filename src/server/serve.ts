@@ -14,7 +14,8 @@ import type { Payload } from 'payload'
 
 import type { AppConfig } from '../config'
 import { closeDatabase, engine } from '../db/engine'
-import { createAppServer, type PathHandler } from '../edge/nodeServer'
+import { type ApiHandler, createAppServer, type PathHandler } from '../edge/nodeServer'
+import type { HeaderList } from '../edge/securityHeadersNode'
 import { stopFollowUps } from '../jobs/followUps'
 import { flushLogs, logCrashes, logger } from '../logging'
 import { collectQueueDepth, observeRequest } from '../metrics'
@@ -25,7 +26,7 @@ import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoin
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
 /** What the entry point builds: Payload started, the API handler, the reference paths (/openapi.json, /docs), and the rest (Next). */
-export type App = { payload: Payload; api: Handler; reference?: PathHandler; other: Handler }
+export type App = { payload: Payload; api: ApiHandler; reference?: PathHandler; other: Handler }
 
 const IDLE_SWEEP_MS = 100
 
@@ -39,11 +40,11 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
   let stopping = false
   /** While draining, every answer closes its connection, so keep-alive clients go away. */
   const closingAware =
-    (handler: Handler): Handler =>
-    (req, res) => {
+    <H extends Handler | ApiHandler>(handler: H): H =>
+    ((req: IncomingMessage, res: ServerResponse, security: HeaderList) => {
       if (stopping) res.setHeader('Connection', 'close')
-      handler(req, res)
-    }
+      handler(req, res, security)
+    }) as H
   const server = createAppServer({
     api: closingAware(app.api),
     reference: app.reference && { matches: app.reference.matches, handle: closingAware(app.reference.handle) },

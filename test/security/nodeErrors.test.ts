@@ -65,7 +65,7 @@ beforeAll(async () => {
   resetConfig()
   app = await testApp()
   server = createAppServer({
-    api: (req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1'),
+    api: (req, res, security) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1', security),
     other: (_req, res) => res.writeHead(404).end(),
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

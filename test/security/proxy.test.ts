@@ -5,7 +5,7 @@
  * client-chosen left-most entry must never give a fresh rate-limit budget.
  */
 import { request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { isIP, type AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../../endpoints'
@@ -56,6 +56,45 @@ describe('clientIp walks X-Forwarded-For from the right', () => {
     expect(clientIp(headers('10.0.0.5, 198.51.100.8'))).toBe('198.51.100.8')
   })
 
+  it('odd chains (empty entries, brackets, mapped IPv4, garbage) give what the plain left-ward walk gives', () => {
+    // The walk written plainly, as a reference: every non-empty entry, then leftwards from the peer.
+    const reference = (xff: string, trusted: (address: string, hop: number) => boolean): string => {
+      const unwrap = (e: string) => {
+        const bare = e.startsWith('[') && e.endsWith(']') ? e.slice(1, -1) : e
+        return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1] ?? bare
+      }
+      const chain = xff.split(',').map((p) => unwrap(p.trim())).filter(Boolean)
+      if (chain.length === 0) return 'unknown'
+      let i = chain.length - 1
+      while (i > 0 && trusted(chain[i]!, chain.length - 1 - i)) i -= 1
+      return isIP(chain[i]!) === 0 ? 'unknown' : chain[i]!
+    }
+    const chains = [
+      '198.51.100.7',
+      ' 198.51.100.7 ',
+      '198.51.100.7,',
+      ',198.51.100.7',
+      '1.1.1.1,, 198.51.100.7,, 10.0.0.1',
+      ',,,',
+      ' , ',
+      '[2001:db8::1], 10.0.0.1',
+      '::ffff:198.51.100.9, ::FFFF:10.0.0.1',
+      'not-an-ip, 10.0.0.1',
+      '6.6.6.6, not-an-ip',
+      '6.6.6.6, 198.51.100.7, 10.0.0.2, 10.0.0.1',
+    ]
+    const configs: [string | undefined, (address: string, hop: number) => boolean][] = [
+      [undefined, () => false],
+      ['1', (_a, hop) => hop < 1],
+      ['2', (_a, hop) => hop < 2],
+      ['10.0.0.0/8', (a) => /^10\./.test(a)],
+    ]
+    for (const [value, trusted] of configs) {
+      useTrustProxy(value)
+      for (const xff of chains) expect(clientIp(headers(xff)), `${value} ${xff}`).toBe(reference(xff, trusted))
+    }
+  })
+
   it('refuses a malformed TRUST_PROXY at start-up', async () => {
     const { parseConfig, ConfigError } = await import('../../src/config')
     for (const bad of ['-1', '10.0.0.0/33', 'proxy.example', '1.2.3']) {
@@ -100,7 +139,7 @@ describe('over a real HTTP server (the socket is the peer)', () => {
   beforeAll(async () => {
     const app = await testApp()
     server = createAppServer({
-      api: (req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1'),
+      api: (req, res, security) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1', security),
       other: (_req, res) => res.writeHead(404).end(),
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

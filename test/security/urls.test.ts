@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatchApi } from '../../endpoints'
 import { ConfigError, parseConfig } from '../../src/config'
 import { serveApi } from '../../src/edge/nodeAdapter'
+import { securityHeadersFor } from '../../src/edge/securityHeadersNode'
 import { adminSession, freshIp } from '../auth/helpers'
 import { type TestApp, testApp } from '../support/app'
 
@@ -56,7 +57,7 @@ async function panelCookie(app: TestApp): Promise<string> {
 beforeAll(async () => {
   const app = await testApp()
   // The server's own listen address is the last-resort fallback, never preferred to the Host header.
-  server = createServer((req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1:9'))
+  server = createServer((req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1:9', securityHeadersFor(req)))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   port = (server.address() as AddressInfo).port
 })

@@ -32,7 +32,7 @@ export async function startHttpServer(): Promise<RunningServer> {
   const app = await testApp()
   const payloadRest = guardPayloadRest(app.config, (request: Request) => handleEndpoints({ config: app.config, request }))
   const server: Server = createAppServer({
-    api: (req, res) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1'),
+    api: (req, res, security) => serveApi(dispatchApi, req, res, app.payload, 'http://127.0.0.1', security),
     reference: {
       matches: isReferencePath,
       handle: (req, res) =>

@@ -18,7 +18,7 @@ await runServer(config, async () => {
   const origin = `http://127.0.0.1:${config.port}`
   return {
     payload,
-    api: (req, res) => serveApi(dispatchApi, req, res, payload, origin),
+    api: (req, res, security) => serveApi(dispatchApi, req, res, payload, origin, security),
     other: (_req, res) => void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'),
   }
 })
