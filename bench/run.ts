@@ -42,6 +42,7 @@ const RAW_PORT = PORT + 1
 const STOCK_PORT = PORT + 2
 const WARN_PORT = PORT + 3
 const WORKERS_PORT = PORT + 4
+const RAW_WORKERS_PORT = PORT + 5
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const FRESHNESS_TRIALS = Number(process.env.BENCH_FRESHNESS_TRIALS ?? 20)
@@ -440,7 +441,7 @@ async function main() {
     return `/api/v1/content?q=${a}%20${b}`
   })
 
-  const ROWS = 9 + 3 * ROUNDS + 2 * ROUNDS + 2 * ROUNDS
+  const ROWS = 9 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS
   bar = progress('bench', ROWS, 'rows')
   const pid = server.pid!
   const rows: Row[] = []
@@ -476,16 +477,28 @@ async function main() {
   await waitFor(`http://127.0.0.1:${WORKERS_PORT}/api/v1/ready`, 300_000)
   await new Promise((r) => setTimeout(r, 3000)) // the other workers fork once the first listens
   const workersApi = `http://127.0.0.1:${WORKERS_PORT}/api/v1`
-  const [oneRounds, manyRounds] = await alternate(
+  // The machine's own bound for this ratio: the ceiling in N processes against one, same rounds
+  // (the load generator shares the cores; a faster server costs it more of them).
+  const rawWorkers = start('ceiling-workers', process.execPath, [
+    '-e',
+    `const c=require('node:cluster');if(c.isPrimary){for(let i=0;i<${WORKERS};i++)c.fork()}else{const b=Buffer.from(process.env.BODY);require('node:http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':b.length});s.end(b)}).listen(${RAW_WORKERS_PORT})}`,
+  ], { BODY: body })
+  await waitFor(`http://127.0.0.1:${RAW_WORKERS_PORT}/`, 10_000)
+  const [oneRounds, manyRounds, rawOneRounds, rawManyRounds] = await alternate(
     [
       { name: 'GET /content, WEB_CONCURRENCY=1', load: { url: `${api}/content` }, pid },
       { name: `GET /content, WEB_CONCURRENCY=${WORKERS}`, load: { url: `${workersApi}/content` }, pid: workers.pid },
+      { name: 'node:http ceiling, 1 process', load: { url: `http://127.0.0.1:${RAW_PORT}/` }, pid: raw.pid },
+      { name: `node:http ceiling, ${WORKERS} processes`, load: { url: `http://127.0.0.1:${RAW_WORKERS_PORT}/` }, pid: rawWorkers.pid },
     ],
     ROUNDS,
   )
+  await stop(rawWorkers)
   const one = meanOf(oneRounds!, `GET /content, WEB_CONCURRENCY=1, mean of ${ROUNDS} rounds`)
   const many = meanOf(manyRounds!, `GET /content, WEB_CONCURRENCY=${WORKERS}, mean of ${ROUNDS} rounds`)
-  rows.push(one, many)
+  const rawOne = meanOf(rawOneRounds!, `node:http ceiling, 1 process, mean of ${ROUNDS} rounds (beside the workers)`)
+  const rawMany = meanOf(rawManyRounds!, `node:http ceiling, ${WORKERS} processes (cluster), mean of ${ROUNDS} rounds`)
+  rows.push(one, many, rawOne, rawMany)
 
   // Freshness across processes: written through the first server, read through the cluster.
   let freshness: { fresh: number[]; settled: number[] } = { fresh: [], settled: [] }
@@ -525,7 +538,7 @@ async function main() {
   bar.stop()
   bar = undefined
 
-  const references = new Set([stock, ceiling])
+  const references = new Set([stock, ceiling, rawOne, rawMany])
   const serverPeak = Math.max(...rows.filter((r) => !references.has(r)).map((r) => r.rssMb))
   const rounds = (rs: Row[]) => rs.map((r) => r.rps).join(', ')
   const pct = (a: number, b: number) => `${((a / Math.max(b, 1)) * 100).toFixed(0)}%`
@@ -545,7 +558,7 @@ async function main() {
     `- GET /content vs Payload REST find: **${(content.rps / Math.max(stock.rps, 1)).toFixed(1)}×** throughput`,
     `- GET /content vs bare node:http ceiling (alternating rounds): **${pct(content.rps, ceiling.rps)}** (rounds ${rounds(contentRounds!)} vs ${rounds(ceilingRounds!)})`,
     `- GET /catalog 304 vs bare node:http ceiling (alternating rounds): **${pct(notModified.rps, ceiling.rps)}** (rounds ${rounds(notModifiedRounds!)})`,
-    `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1 (alternating rounds): **${(many.rps / Math.max(one.rps, 1)).toFixed(2)}×** (rounds ${rounds(manyRounds!)} vs ${rounds(oneRounds!)}); CPU during the ${WORKERS}-worker rounds: load generator ${many.generatorCpu}%, server ${many.serverCpu}% (${many.processCpu.join(' + ')}), of ${CPUS} cores`,
+    `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1 (alternating rounds): **${(many.rps / Math.max(one.rps, 1)).toFixed(2)}×** (rounds ${rounds(manyRounds!)} vs ${rounds(oneRounds!)}); CPU during the ${WORKERS}-worker rounds: load generator ${many.generatorCpu}%, server ${many.serverCpu}% (${many.processCpu.join(' + ')}), of ${CPUS} cores; the ceiling itself in ${WORKERS} processes vs 1, same rounds: **${(rawMany.rps / Math.max(rawOne.rps, 1)).toFixed(2)}×** (load generator ${rawMany.generatorCpu}%)`,
     `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${pct(infoMean.rps, warnMean.rps)}** (rounds info ${rounds(infoRounds!)} / warn ${rounds(warnRounds!)})`,
     `- compressed answers: br ${br.bytesPerRequest || '?'} bytes, gzip ${gzip.bytesPerRequest || '?'} bytes vs ${rows[0]!.bytesPerRequest || '?'} plain (${br.bytesPerRequest ? (rows[0]!.bytesPerRequest / br.bytesPerRequest).toFixed(1) : '?'}× fewer with br), at ${br.rps} and ${gzip.rps} req/s vs ${rows[0]!.rps}`,
     fresh,
