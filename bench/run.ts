@@ -479,10 +479,13 @@ async function main() {
   const workersApi = `http://127.0.0.1:${WORKERS_PORT}/api/v1`
   // The machine's own bound for this ratio: the ceiling in N processes against one, same rounds
   // (the load generator shares the cores; a faster server costs it more of them).
-  const rawWorkers = start('ceiling-workers', process.execPath, [
-    '-e',
+  // A file, not `-e`: cluster forks its workers from the primary's script.
+  const rawWorkersScript = path.join(dbDir, 'ceiling-workers.cjs')
+  writeFileSync(
+    rawWorkersScript,
     `const c=require('node:cluster');if(c.isPrimary){for(let i=0;i<${WORKERS};i++)c.fork()}else{const b=Buffer.from(process.env.BODY);require('node:http').createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':b.length});s.end(b)}).listen(${RAW_WORKERS_PORT})}`,
-  ], { BODY: body })
+  )
+  const rawWorkers = start('ceiling-workers', process.execPath, [rawWorkersScript], { BODY: body })
   await waitFor(`http://127.0.0.1:${RAW_WORKERS_PORT}/`, 10_000)
   const [oneRounds, manyRounds, rawOneRounds, rawManyRounds] = await alternate(
     [

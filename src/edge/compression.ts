@@ -60,7 +60,7 @@ const prefixes = new WeakMap<object, Compressed>()
  * `prefix() + tail` in `coding`, where `prefix` is the same for every request on `entry`:
  * compressed on the first request in that coding, then reused.
  */
-export function compressWithTail(entry: object, prefix: () => Buffer, tail: Buffer, coding: ContentCoding): Bytes {
+export function compressWithTail(entry: object, prefix: () => Buffer, tail: Buffer, coding: ContentCoding): readonly Bytes[] {
   let kept = prefixes.get(entry)
   if (!kept) prefixes.set(entry, (kept = {}))
   const stream = (kept[coding] ??= coding === 'br' ? brotliPrefix(prefix(), ONCE.br) : gzipPrefix(prefix(), ONCE.gzip))

@@ -41,11 +41,16 @@ export function tableCrc32(data: Uint8Array, initial = 0): number {
   return ~crc >>> 0
 }
 
-/** A compressed prefix; `complete(tail)` is a whole stream whose decoding is prefix + tail. */
+/**
+ * A compressed prefix; `complete(tail)` is a whole stream whose decoding is prefix + tail, as
+ * two parts written in turn: the kept prefix itself (never copied) and this request's end (the
+ * tail's framing, the tail, the stream's end: small, so it comes from Node's buffer pool and a
+ * hit allocates no memory outside the heap).
+ */
 export type SplicedStream = {
   /** The compressed prefix's size (memory a cache entry holds). */
   readonly size: number
-  complete(tail: Buffer): Buffer<ArrayBuffer>
+  complete(tail: Buffer): readonly [Buffer<ArrayBuffer>, Buffer<ArrayBuffer>]
 }
 
 /** gzip header: magic, deflate, no flags, no mtime, no extra flags, OS unknown. */
@@ -61,8 +66,8 @@ export function gzipPrefix(prefix: Buffer, level: number): SplicedStream {
     size: head.length,
     complete(tail) {
       const blocks = Math.max(1, Math.ceil(tail.length / STORED_MAX))
-      const out = Buffer.allocUnsafe(head.length + blocks * 5 + tail.length + 8)
-      let at = head.copy(out, 0)
+      const out = Buffer.allocUnsafe(blocks * 5 + tail.length + 8) as Buffer<ArrayBuffer>
+      let at = 0
       for (let b = 0; b < blocks; b++) {
         const chunk = tail.subarray(b * STORED_MAX, (b + 1) * STORED_MAX)
         // After a sync flush the stream is byte-aligned: BFINAL and BTYPE=00 fill one byte.
@@ -74,7 +79,7 @@ export function gzipPrefix(prefix: Buffer, level: number): SplicedStream {
       }
       out.writeUInt32LE(crc32(tail, prefixCrc) >>> 0, at)
       out.writeUInt32LE((prefix.length + tail.length) >>> 0, at + 4)
-      return out
+      return [head, out]
     },
   }
 }
@@ -97,8 +102,8 @@ export function brotliPrefix(prefix: Buffer, quality: number): SplicedStream {
     size: head.length,
     complete(tail) {
       const blocks = Math.ceil(tail.length / META_BLOCK_MAX)
-      const out = Buffer.allocUnsafe(head.length + blocks * 3 + tail.length + 1)
-      let at = head.copy(out, 0)
+      const out = Buffer.allocUnsafe(blocks * 3 + tail.length + 1) as Buffer<ArrayBuffer>
+      let at = 0
       for (let b = 0; b < blocks; b++) {
         const chunk = tail.subarray(b * META_BLOCK_MAX, (b + 1) * META_BLOCK_MAX)
         // Bits, least significant first: ISLAST=0, MNIBBLES=4 (code 0), MLEN-1 in 16 bits,
@@ -110,7 +115,7 @@ export function brotliPrefix(prefix: Buffer, quality: number): SplicedStream {
         at += chunk.copy(out, at)
       }
       out[at] = BROTLI_END
-      return out
+      return [head as Buffer<ArrayBuffer>, out]
     },
   }
 }
