@@ -9,8 +9,6 @@ import { answerSerializer, ENVELOPE_HEAD, type SerializedAnswer } from '../seria
 
 export type EncodedBody = { body: string | Bytes | readonly Bytes[]; coding: ContentCoding | null }
 
-const HEAD = ENVELOPE_HEAD
-
 /** The per-request end of a success envelope (the request id is JSON-escaped like any string). */
 export const metaTail = (requestId: string, durationMs: number): string =>
   `,"meta":{"requestId":${JSON.stringify(requestId)},"durationMs":${durationMs}}}`
@@ -25,7 +23,7 @@ export function encodeText(text: string, acceptEncoding: string | null): Encoded
 
 /** A success envelope built from data now (answers no cache keeps). */
 export function dataEnvelope(data: unknown, pagination: unknown, tail: string): string {
-  return `${HEAD}${answerSerializer.members(data, pagination)}${tail}`
+  return `${ENVELOPE_HEAD}${answerSerializer.members(data, pagination)}${tail}`
 }
 
 /**
