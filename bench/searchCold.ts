@@ -19,6 +19,8 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync } from 'node:fs'
 import path from 'node:path'
 
+import { serverNodeFlags } from '../scripts/serverCommand.mjs'
+
 const [file, flag, tree] = process.argv.slice(2)
 const QUERIES = Math.min(460, Number(process.env.SEARCH_QUERIES ?? 400))
 const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 4)
@@ -62,8 +64,8 @@ async function runHere(build: string): Promise<Result> {
 }
 
 function runIn(dir: string, build: string): Result {
-  // The heap flags production runs with (package.json's start script).
-  const flags = ['--max-old-space-size=384', '--max-semi-space-size=8', '--import', 'tsx']
+  // The heap flags that build's production runs with (its package.json's start script).
+  const flags = [...serverNodeFlags(dir), '--import', 'tsx']
   const out = execFileSync(process.execPath, [...flags, path.join(dir, 'bench', 'searchCold.ts'), file!, '--build', build], {
     cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -4,6 +4,7 @@
 import { execSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { serverNodeFlags } from './serverCommand.mjs'
 
 mkdirSync('data', { recursive: true })
 const secretsFile = 'data/demo-secrets.json'
@@ -40,6 +41,6 @@ console.log(`
     sign in as ${env.BOOTSTRAP_ADMIN_EMAIL} / ${process.env.BOOTSTRAP_ADMIN_PASSWORD ? '(your BOOTSTRAP_ADMIN_PASSWORD)' : env.BOOTSTRAP_ADMIN_PASSWORD}
   API:         http://localhost:${env.PORT}/api/v1/meta
 `)
-const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=8', 'dist/server.js'], { env, stdio: 'inherit' })
+const child = spawn(process.execPath, [...serverNodeFlags(), 'dist/server.js'], { env, stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))

@@ -11,6 +11,7 @@ import path from 'node:path'
 import { MongoClient } from 'mongodb'
 import { describe, expect, it } from 'vitest'
 
+import { serverNodeFlags } from '../scripts/serverCommand.mjs'
 import { parseConfig } from '../src/config'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -188,6 +189,8 @@ describe('Dockerfile', () => {
     const argv: string[] = JSON.parse(cmd.replace(/^CMD\s+/i, ''))
     expect(argv[0]).toBe('node')
     expect(argv.at(-1)).toBe('dist/server.js')
+    // The same flags as `npm start` (the demo and the browser tests read them from there).
+    expect(argv).toEqual(['node', ...serverNodeFlags(root), 'dist/server.js'])
     expect(argv.filter((a) => a === '--import' || a === '--loader' || a === '--require' || a === '-r')).toEqual([])
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
     // The build emits what the CMD runs; npm start runs the same file.

@@ -10,6 +10,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
+import { serverNodeFlags } from '../../../scripts/serverCommand.mjs'
 import { parseConfig } from '../../../src/config'
 import { dropDatabase } from '../../support/engineProbes'
 
@@ -57,7 +58,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
     ...extraEnv,
   }
   const args =
-    entry === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)] : ['--max-old-space-size=384', '--max-semi-space-size=8', 'dist/server.js']
+    entry === 'next' ? [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port)] : [...serverNodeFlags(root), 'dist/server.js']
   const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const logs: string[] = []
   child.stdout!.on('data', (d) => logs.push(String(d)))
