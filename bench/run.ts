@@ -11,6 +11,8 @@
  * on both sides alike: GET /content and the 304 catalog against the ceiling; N workers against one;
  * LOG_LEVEL=info against warn. Each row also reports the CPU the load generator and the server's
  * processes used (their share of the machine), which is what bounds the workers' ratio on 2 cores.
+ * One row is one user's cold search: a query at a time (no queue) whose two words nobody asked
+ * yet, for its p99; the row after it asks new queries on every connection, for throughput.
  * A last row measures freshness across processes: a write through one server, polled through
  * another until every answer shows it. Prints one markdown table and writes it to
  * bench/results/latest.md. Not a test.
@@ -232,6 +234,49 @@ async function runAutocannon(load: Load, seconds: number): Promise<LoadResult> {
 
 const runLoad = (load: Load, seconds: number) => (GENERATOR === 'wrk' ? runWrk(load, seconds) : runAutocannon(load, seconds))
 
+/**
+ * Each of `paths` once, one request at a time on one kept-alive connection (no queue): the
+ * latency one user meets. No Accept-Encoding (a plain answer, as the other rows get it); the
+ * time runs from the request to the answer's last byte.
+ */
+async function runOneAtATime(base: string, paths: string[]): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  const get = (url: string) =>
+    new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      http
+        .get(url, { agent }, (res) => {
+          let bytes = 0
+          res.on('data', (c: Buffer) => (bytes += c.length))
+          res.on('end', () => resolve({ status: res.statusCode!, bytes }))
+        })
+        .on('error', reject)
+    })
+  const cpuBefore = process.cpuUsage()
+  const times: number[] = []
+  let unexpected = 0
+  let bytes = 0
+  const startedAt = performance.now()
+  for (const p of paths) {
+    const t = performance.now()
+    const answer = await get(`${base}${p}`)
+    times.push(performance.now() - t)
+    bytes += answer.bytes
+    if (answer.status !== 200) unexpected += 1
+  }
+  const seconds = (performance.now() - startedAt) / 1000
+  agent.destroy()
+  const cpu = process.cpuUsage(cpuBefore)
+  const sorted = times.sort((a, b) => a - b)
+  return {
+    rps: Math.round(paths.length / seconds),
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    unexpected,
+    bytesPerRequest: Math.round(bytes / paths.length),
+    generatorTicks: Math.round(((cpu.user + cpu.system) / 1e6) * CLOCK_TICKS),
+  }
+}
+
 let rowsDone = 0
 
 type Row = {
@@ -249,17 +294,20 @@ type Row = {
   processCpu: number[]
 }
 
-async function measure(name: string, load: Load, serverPid: number | undefined): Promise<Row> {
-  // Warm-up so JIT and caches settle before the measured window.
+const measure = (name: string, load: Load, serverPid: number | undefined): Promise<Row> =>
+  measureWindow(name, serverPid, () => runLoad(load, 2), () => runLoad(load, DURATION))
+
+/** A row: `warmUp` (so JIT and caches settle), then `run` measured with the server's CPU and peak RSS. */
+async function measureWindow(name: string, serverPid: number | undefined, warmUp: () => Promise<unknown>, run: () => Promise<LoadResult>): Promise<Row> {
   let peakRss = 0
   const sample = () => {
     if (serverPid) peakRss = Math.max(peakRss, ...processTree(serverPid).map((p) => p.rssMb), 0)
   }
   const sampler = setInterval(sample, 250)
-  await runLoad(load, 2)
+  await warmUp()
   const before = new Map((serverPid ? processTree(serverPid) : []).map((p) => [p.pid, p.ticks]))
   const startedAt = performance.now()
-  const r = await runLoad(load, DURATION)
+  const r = await run()
   const elapsed = (performance.now() - startedAt) / 1000
   const after = serverPid ? processTree(serverPid) : []
   clearInterval(sampler)
@@ -441,7 +489,7 @@ async function main() {
     return `/api/v1/content?q=${a}%20${b}`
   })
 
-  const ROWS = 9 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS
+  const ROWS = 10 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS
   bar = progress('bench', ROWS, 'rows')
   const pid = server.pid!
   const rows: Row[] = []
@@ -450,6 +498,16 @@ async function main() {
   const loggedLines = logLines('server-info') - linesBefore
   rows.push(await measure('GET /content, tags + group filters', { url: `${api}/content?tags=${tag}&group=${group}` }, pid))
   rows.push(await measure('GET /content?q=typescript (repeated)', { url: `${api}/content?q=typescript` }, pid))
+  // One user's cold search: a query at a time whose two words no request has asked yet (each
+  // general word once, as bench/searchCold.ts; before the next row, which asks them all).
+  const newWords = Array.from({ length: GENERAL.length >> 1 }, (_, i) => `/api/v1/content?q=${GENERAL[2 * i]}%20${GENERAL[2 * i + 1]}`)
+  const coldOne = await measureWindow(
+    'GET /content?q=, a new 2-word query of new words, one at a time',
+    pid,
+    () => runOneAtATime(base, newWords.slice(0, 40)),
+    () => runOneAtATime(base, newWords.slice(40)),
+  )
+  rows.push(coldOne)
   rows.push(await measure('GET /content?q=, a new 2-word query every request', { url: `${base}/`, paths: { list: coldPaths, next: 0 } }, pid))
   rows.push(await measure('GET /content?offset=9000', { url: `${api}/content?offset=9000` }, pid))
   rows.push(await measure('GET /content/:slug', { url: `${api}/content/${sample.slug}` }, pid))
@@ -563,6 +621,7 @@ async function main() {
     `- GET /catalog 304 vs bare node:http ceiling (alternating rounds): **${pct(notModified.rps, ceiling.rps)}** (rounds ${rounds(notModifiedRounds!)})`,
     `- GET /content, WEB_CONCURRENCY=${WORKERS} vs 1 (alternating rounds): **${(many.rps / Math.max(one.rps, 1)).toFixed(2)}×** (rounds ${rounds(manyRounds!)} vs ${rounds(oneRounds!)}); CPU during the ${WORKERS}-worker rounds: load generator ${many.generatorCpu}%, server ${many.serverCpu}% (${many.processCpu.join(' + ')}), of ${CPUS} cores; the ceiling itself in ${WORKERS} processes vs 1, same rounds: **${(rawMany.rps / Math.max(rawOne.rps, 1)).toFixed(2)}×** (load generator ${rawMany.generatorCpu}%)`,
     `- GET /content at LOG_LEVEL=info vs warn (alternating rounds): **${pct(infoMean.rps, warnMean.rps)}** (rounds info ${rounds(infoRounds!)} / warn ${rounds(warnRounds!)})`,
+    `- a new two-word search of new words, one at a time (${newWords.length - 40} queries after 40 to warm up, plain answers): p50 ${coldOne.p50.toFixed(1)} ms, p99 **${coldOne.p99.toFixed(1)} ms**, ${coldOne.unexpected} unexpected`,
     `- compressed answers: br ${br.bytesPerRequest || '?'} bytes, gzip ${gzip.bytesPerRequest || '?'} bytes vs ${rows[0]!.bytesPerRequest || '?'} plain (${br.bytesPerRequest ? (rows[0]!.bytesPerRequest / br.bytesPerRequest).toFixed(1) : '?'}× fewer with br), at ${br.rps} and ${gzip.rps} req/s vs ${rows[0]!.rps}`,
     fresh,
     `- request.completed lines the info server wrote during the first row: ${loggedLines} (captured stdout)`,
