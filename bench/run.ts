@@ -237,7 +237,8 @@ const runLoad = (load: Load, seconds: number) => (GENERATOR === 'wrk' ? runWrk(l
 /**
  * Each of `paths` once, one request at a time on one kept-alive connection (no queue): the
  * latency one user meets. No Accept-Encoding (a plain answer, as the other rows get it); the
- * time runs from the request to the answer's last byte.
+ * time runs from the request to the answer's last byte. Bytes per answer count the body only
+ * (wrk's rows count the headers too, ~700 bytes).
  */
 async function runOneAtATime(base: string, paths: string[]): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
