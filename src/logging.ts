@@ -70,15 +70,15 @@ function stdoutDestination(): ReturnType<typeof pino.destination> {
   return stdout
 }
 
-const NON_ASCII = /[^\x00-\x7f]/
-const NON_ASCII_ALL = /[^\x00-\x7f]/g
+const NON_ASCII = /[^\x00-\x7f]/g
 
 /**
  * Every character outside ASCII as its JSON escape: the same JSON, one byte a character. In a
  * line of JSON such a character can only stand inside a string, where the escape means it.
  */
 export function asciiOnly(text: string): string {
-  return NON_ASCII.test(text) ? text.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text
+  // An ASCII text comes back as it is (replace returns its subject when nothing matches).
+  return text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Whole lines of ASCII text as pieces of at most PIPE_BUF bytes (a longer line alone). */
