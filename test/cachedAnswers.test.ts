@@ -6,7 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
+import { registry } from '../src/metrics'
 import { answerSerializer } from '../src/serializedAnswer'
+import { listContent } from '../src/services/content'
+import { splitTerms } from '../src/services/contentQuery'
 import { content, taxonomy, tokenFor } from './content/helpers'
 import { testApp, type TestApp } from './support/app'
 import { startHttpServer, type RunningServer } from './support/httpServer'
@@ -98,6 +101,23 @@ describe('a cache hit writes kept bytes', () => {
       expect(again.body.data.length).toBe(5)
     })
     expect([first.serialized, second.serialized, third.serialized]).toEqual([1, 1, 0])
+  })
+
+  it('the content store keeps a search page from its second ask too: a one-off search leaves no rows behind', async () => {
+    const lookups = async () => {
+      const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values
+      const count = (result: string) => values.find((v) => v.labels.cache === 'search_pages' && v.labels.result === result)?.value ?? 0
+      return { hit: count('hit'), miss: count('miss') }
+    }
+    const before = await lookups()
+    const q = 'kept answer 7'
+    for (let ask = 0; ask < 3; ask++) {
+      const { data } = await listContent(app.payload, { q, terms: splitTerms(q), period: 'all', sort: 'relevance', status: 'approved', offset: 0, limit: 5, estimate: false }, null)
+      expect(data[0]!.title).toBe('Kept answer 7')
+    }
+    const after = await lookups()
+    // Asked once: computed, not kept; asked again: computed and kept; the third: a hit.
+    expect({ hit: after.hit - before.hit, miss: after.miss - before.miss }).toEqual({ hit: 1, miss: 2 })
   })
 
   it('what the caller may see is part of the key: a moderator hit never answers an anonymous caller', async () => {

@@ -6,7 +6,8 @@
 import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
-import { cachedCount, VersionedCache } from '../versionedCache'
+import { pageCache } from '../pageCache'
+import { cachedCount } from '../versionedCache'
 import type { BulkProgress, ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
   BACKFILL_SORT,
@@ -32,8 +33,8 @@ import { inTransaction } from './transaction'
 import { generation, generationsOf } from '../generations'
 import { urlKeyOf } from '../../urlNormalize'
 
-/** Whole pages (rows and total) by query, per content version. */
-const pages = new VersionedCache<ContentPage>('content_pages', 2_000, 20_000, (p) => p.rows.length + 1)
+/** Whole pages by query, per content version (lists at once, searches from their second ask). */
+const cachedPage = pageCache(2_000, 20_000)
 
 const BULK_CHUNK = 5000
 const BACKFILL_BATCH = 500
@@ -117,7 +118,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
 
     async listContent(q) {
       const version = generation(payload, 'content')
-      return pages.get(version, JSON.stringify(q), () => readPage(q, version))
+      return cachedPage(version, q, () => readPage(q, version))
     },
 
     async contentBySlug(slug) {

@@ -3,6 +3,7 @@
  * prepared statements. Lists use raw_* indexes, the tag side table and FTS5 (contentSchema).
  */
 import { hexIdFactory } from '../ids'
+import { pageCache } from '../pageCache'
 import { cachedCount, VersionedCache } from '../versionedCache'
 import type {
   ContentListQuery,
@@ -146,8 +147,8 @@ const RANKED_STEP = 200
 /** A search's order (rowids) and, when known, its total. */
 type SearchOrder = { order: Int32Array; total: number | undefined }
 const searchOrders = new VersionedCache<SearchOrder>('search_orders', 200, 2_000_000, (o) => o.order.length + 1)
-/** Whole pages (rows and total) by query. */
-const pages = new VersionedCache<ContentPage>('content_pages', 1_000, 6_000, (p) => p.rows.length + 1)
+/** Whole pages by query (lists at once, searches from their second ask). */
+const cachedPage = pageCache(1_000, 6_000)
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',
@@ -259,7 +260,7 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
       // The same page is asked for again and again (every client opens the same feed): it
       // is read once per data version.
       const version = contentVersion()
-      return pages.get(version, JSON.stringify(q), () => readPage(q, version))
+      return cachedPage(version, q, () => readPage(q, version))
     },
 
     async contentBySlug(slug) {
