@@ -102,6 +102,10 @@ describe('postings read from FTS5 index pages', () => {
     }
     // A position list far longer than a page, in both columns.
     insert.run(5_000_000, `${WORDS[1]} `.repeat(300), `${WORDS[1]} ${WORDS[2]} `.repeat(400))
+    // Positions far apart (multi-byte varints), in both columns; 127 apart is the varint
+    // 0x81 0x01, whose last byte is not the column marker 1.
+    insert.run(5_000_001, `${WORDS[3]} ${'filler '.repeat(300)}${WORDS[3]}`, `${WORDS[4]} ${'filler '.repeat(20_000)}${WORDS[4]} ${WORDS[3]}`)
+    insert.run(5_000_002, `${WORDS[5]} ${'filler '.repeat(126)}${WORDS[5]}`, WORDS[5]!)
   })
 
   afterAll(() => {
