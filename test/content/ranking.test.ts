@@ -88,6 +88,10 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
     await extend('resume cafe', 'rowid % 19 = 3')
     await extend('commonplace', 'rowid % 3 <> 0')
     await extend('e-mail', 'rowid % 7 = 4')
+    // Rows of 255 tokens and more (a length the corpus keeps outside its byte per row), with a
+    // word counted hundreds of times in them.
+    await extend(`${'lengthy '.repeat(260)}runners`, 'rowid % 29 = 5')
+    await extend(`${'lengthy '.repeat(600)}`, 'rowid % 31 = 6')
   }, 120_000)
 
 
@@ -160,6 +164,11 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
     for (const q of ['running', 'run%20cafe', 'r%C3%A9sum%C3%A9', 'CAF%C3%89%20runners', `runs%20${GENERAL[14]}`]) {
       await expectFtsOrder(q, decodeURIComponent(q).toLowerCase().split(' '), 20)
     }
+  })
+
+  it('scores rows of 255 tokens and more as FTS5 does (their lengths past a byte)', async () => {
+    await expectFtsOrder('lengthy%20runners', ['lengthy', 'runners'], 150)
+    await expectFtsOrder('lengthy', ['lengthy'], 150)
   })
 
   it('pages through thousands of matches of a word in most rows, in FTS5 order to the last page', async () => {

@@ -9,7 +9,7 @@
 import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from './contentSchema'
 import { parseIntegers } from './commaLists'
 import { readPostings, type Postings } from './ftsPostings'
-import type { WordCorpus } from './searchCorpus'
+import { LENGTH_IN_BY_ROW, type WordCorpus } from './searchCorpus'
 import type { SqlReader } from './sqlReader'
 import { wordScoresOf, type WordScores } from './wordScores'
 
@@ -81,7 +81,7 @@ export function readVocabularyPostings(db: SqlReader, token: string): Postings {
 }
 
 // Scratch for the rows being scored (a word's cached form is copied out of it).
-let ordinals = new Int32Array(0)
+let kept = new Int32Array(0)
 let lengths = new Int32Array(0)
 let classes = new Int32Array(0)
 /** Weighted counts below this get a class table by index (the common case: 1, 3, 4, 6 …). */
@@ -97,21 +97,20 @@ export function readWordScores(db: SqlReader, corpus: WordCorpus, word: string):
 
 /** The public rows of a token's postings with their bm25 scores. */
 export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighted, count: n }: Postings): WordScores {
-  const { byRow, avgdl, longest } = corpus
+  const { byRow, publicLength, avgdl, longest } = corpus
   const computed = Number(db.get(IDF_SQL, [corpus.rows, n])?.[0])
   const idf = computed > 0 ? computed : MIN_IDF
-  if (ordinals.length < n) {
-    ordinals = new Int32Array(n + (n >> 1))
-    lengths = new Int32Array(ordinals.length)
-    classes = new Int32Array(ordinals.length)
+  if (kept.length < n) {
+    kept = new Int32Array(n + (n >> 1))
+    lengths = new Int32Array(kept.length)
+    classes = new Int32Array(kept.length)
   }
-  // Each row's ordinal and length first, in a loop of loads alone: the rows are scattered
-  // over the corpus's arrays, and independent loads let the processor overlap their misses.
+  // Each row's public length first, in a loop of loads alone: the rows are scattered over the
+  // corpus, and independent loads let the processor overlap their misses.
+  const known = publicLength.length
   for (let i = 0; i < n; i++) {
-    const at = 2 * rows[i]!
-    const inCorpus = at < byRow.length
-    ordinals[i] = inCorpus ? byRow[at]! : 0
-    lengths[i] = inCorpus ? byRow[at + 1]! : 0
+    const row = rows[i]!
+    lengths[i] = row < known ? publicLength[row]! : 0
   }
   // The score depends on (F, D) only, F the weighted count: one class per pair seen, found
   // through a table per F indexed by D.
@@ -127,24 +126,23 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
     }
     return table
   }
-  let kept = 0
+  let count = 0
   for (let i = 0; i < n; i++) {
-    const ordinal = ordinals[i]!
-    if (ordinal === 0) continue // not public (or newer than the corpus)
+    let d = lengths[i]!
+    if (d === 0) continue // not public (or newer than the corpus)
+    if (d === LENGTH_IN_BY_ROW) d = byRow[2 * rows[i]! + 1]!
     const f = weighted[i]!
-    const d = lengths[i]!
     const table = (f < SMALL_COUNTS && small[f]) || tableOf(f)
     let c = table[d]!
     if (c < 0) {
       c = table[d] = classScores.length
       classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
     }
-    // The row itself is kept (in the scratch of the ordinals already read: kept <= i).
-    ordinals[kept] = rows[i]!
-    classes[kept++] = c
+    kept[count] = rows[i]!
+    classes[count++] = c
   }
-  const scores = wordScoresOf(ordinals, classes, classScores, kept)
-  if (ordinals.length > 1 << 20) ordinals = lengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
+  const scores = wordScoresOf(kept, classes, classScores, count)
+  if (kept.length > 1 << 20) kept = lengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
   return scores
 }
 
