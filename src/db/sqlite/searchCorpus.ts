@@ -15,8 +15,8 @@ export type Corpus = {
   avgdl: number
   /**
    * Per rowid, two entries: the row's place newest first among public rows (1-based; 0 = not
-   * public) and D, its length in tokens. Side by side, so a word's rows cost one cache miss
-   * each.
+   * public) and D, its length in tokens: what the ranking reads of its few best rows (their
+   * ordinals break ties) and of the rows too long for publicLength.
    */
   byRow: Int32Array
   /**
