@@ -82,7 +82,7 @@ export function readVocabularyPostings(db: SqlReader, token: string): Postings {
 
 // Scratch for the rows being scored (a word's cached form is copied out of it).
 let kept = new Int32Array(0)
-let lengths = new Int32Array(0)
+let publicLengths = new Int32Array(0)
 let classes = new Int32Array(0)
 /** Weighted counts below this get a class table by index (the common case: 1, 3, 4, 6 …). */
 const SMALL_COUNTS = 64
@@ -102,7 +102,7 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
   const idf = computed > 0 ? computed : MIN_IDF
   if (kept.length < n) {
     kept = new Int32Array(n + (n >> 1))
-    lengths = new Int32Array(kept.length)
+    publicLengths = new Int32Array(kept.length)
     classes = new Int32Array(kept.length)
   }
   // Each row's public length first, in a loop of loads alone: the rows are scattered over the
@@ -110,7 +110,7 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
   const known = publicLength.length
   for (let i = 0; i < n; i++) {
     const row = rows[i]!
-    lengths[i] = row < known ? publicLength[row]! : 0
+    publicLengths[i] = row < known ? publicLength[row]! : 0
   }
   // The score depends on (F, D) only, F the weighted count: one class per pair seen, found
   // through a table per F indexed by D.
@@ -128,7 +128,7 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
   }
   let count = 0
   for (let i = 0; i < n; i++) {
-    let d = lengths[i]!
+    let d = publicLengths[i]!
     if (d === 0) continue // not public (or newer than the corpus)
     if (d === LENGTH_IN_BY_ROW) d = byRow[2 * rows[i]! + 1]!
     const f = weighted[i]!
@@ -142,7 +142,7 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
     classes[count++] = c
   }
   const scores = wordScoresOf(kept, classes, classScores, count)
-  if (kept.length > 1 << 20) kept = lengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
+  if (kept.length > 1 << 20) kept = publicLengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
   return scores
 }
 
