@@ -120,6 +120,25 @@ describe('a cache hit writes kept bytes', () => {
     expect({ hit: after.hit - before.hit, miss: after.miss - before.miss }).toEqual({ hit: 1, miss: 2 })
   })
 
+  it("the ranker keeps a word's scores from its second ask: a word of one search leaves nothing behind", async () => {
+    const lookups = async () => {
+      const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values
+      const count = (result: string) => values.find((v) => v.labels.cache === 'search_terms' && v.labels.result === result)?.value ?? 0
+      return { hit: count('hit'), miss: count('miss') }
+    }
+    const before = await lookups()
+    // Three different searches (no answer, page or order cache can serve one) sharing one word
+    // that no other test asks ("answers": the index stems it to the titles' "answer").
+    for (const other of ['alphaword', 'betaword', 'gammaword']) {
+      const q = `answers ${other}`
+      const { data } = await listContent(app.payload, { q, terms: splitTerms(q), period: 'all', sort: 'relevance', status: 'approved', offset: 0, limit: 5, estimate: false }, null)
+      expect(data[0]!.title).toMatch(/^Kept answer/)
+    }
+    const after = await lookups()
+    // "answers": computed twice (kept the second time), then a hit; each other word asked once.
+    expect({ hit: after.hit - before.hit, miss: after.miss - before.miss }).toEqual({ hit: 1, miss: 5 })
+  })
+
   it('what the caller may see is part of the key: a moderator hit never answers an anonymous caller', async () => {
     const hidden = await content(app.payload, { slug: 'soft-deleted', title: 'Soft deleted', isActive: false })
     expect(hidden.isActive).toBe(false)

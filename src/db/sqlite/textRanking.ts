@@ -30,6 +30,8 @@ import { decodeWord, wordScoresBytes, type WordScores } from './wordScores'
 
 /** Word scores kept per data version (about two bytes per public row holding a word: ./wordScores). */
 const MAX_CACHED_SCORE_BYTES = 40 * 1024 * 1024
+/** Words kept (and four times as many remembered as asked once). */
+const MAX_CACHED_WORDS = 20_000
 
 export type RankedMatches = {
   /** The best public matches in relevance order, at most `need` of them. */
@@ -41,7 +43,11 @@ export type RankedMatches = {
 /** The ranker of one database file. */
 export function textRanker(file: string) {
   const corpusValue = new VersionedValue<Corpus>('search_corpus')
-  const wordCache = new VersionedCache<WordScores>('search_terms', 100_000, MAX_CACHED_SCORE_BYTES, wordScoresBytes)
+  // Kept from a word's second ask: every kept word is memory the collector counts against its
+  // next full collection (~28 KB a word at 1M items), and most words of new searches are asked once.
+  const wordCache = new VersionedCache<WordScores>('search_terms', MAX_CACHED_WORDS, MAX_CACHED_SCORE_BYTES, wordScoresBytes, {
+    keepOnSecondAsk: true,
+  })
 
   return {
     /**
