@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/config'
-import { sqliteFileOf } from '../../src/db/sqlite/connection'
+import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { textRanker } from '../../src/db/sqlite/textRanking'
 import { generation } from '../../src/db/engine'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
@@ -189,6 +189,20 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
       expect(first.total).toBe(expected.length)
       expect(Array.from(first.order)).toEqual(Array.from(all.order.subarray(0, 7)))
     }
+  })
+
+  it("tokenizes a query's new words together as FTS5 does, and leaves its scratch index empty", async () => {
+    const file = sqliteFileOf(getConfig().database.uri)
+    const version = generation(app.payload, 'content')
+    // A stemmed word, a word of two tokens and a plain one, none asked before in this process.
+    const words = ['Runners', 'E-Mail', GENERAL[41]!]
+    const ranked = await textRanker(file).rank(version, words, 100_000)
+    const expected = await oracle(words)
+    expect(expected.length).toBeGreaterThan(0)
+    expect(ranked.total).toBe(expected.length)
+    expect(await slugsOf(ranked.order)).toEqual(expected)
+    // Tokenized inside a savepoint that is rolled back: nothing stays for FTS5 to merge.
+    expect(connection(file).prepare('SELECT count(*) FROM temp.raw_fts_tokenizer').raw().get()).toEqual([0])
   })
 
   it('ranks by bm25 with the title weighted 3: the index rank is bm25(3.0, 1.0), and it reorders rows', async () => {

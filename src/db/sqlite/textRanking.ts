@@ -16,16 +16,17 @@
  *
  * Ties are broken as the SQL does (`approved_at DESC, id DESC`) through the corpus's recency
  * ordinal of each public row. A word's scores are cached per data version for its public rows
- * only (./wordScores); a query adds its words' scores per row in the query's order (as FTS5
- * adds its phrases' scores, from 0), then selects the best `need` rows: candidates above a
- * floor (each word's own need-th best score), the need-th best among them by quickselect, the
- * rows above it sorted, the rows tied with it taken newest first. No match is left out or
- * approximated, nothing beyond the rows asked for is sorted. The total counts every match.
+ * only (./wordScores), from the word's second ask; a query adds its words' scores per row in the
+ * query's order (as FTS5 adds its phrases' scores, from 0), then selects the best `need` rows:
+ * candidates above a floor (each word's own need-th best score), the need-th best among them by
+ * quickselect, the rows above it sorted, the rows tied with it taken newest first. No match is
+ * left out or approximated, nothing beyond the rows asked for is sorted. The total counts every
+ * match.
  */
 import { VersionedCache, VersionedValue } from '../versionedCache'
 import { readCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
-import { readWordScores } from './wordReading'
+import { readWordScores, rememberTokens } from './wordReading'
 import { decodeWord, wordScoresBytes, type WordScores } from './wordScores'
 
 /** Word scores kept per data version (about two bytes per public row holding a word: ./wordScores). */
@@ -57,6 +58,8 @@ export function textRanker(file: string) {
      */
     async rank(version: string, words: string[], need: number, keep?: (rows: Int32Array) => Set<number>): Promise<RankedMatches> {
       const corpus = await corpusValue.get(version, async () => readCorpus(serviceReader(file)))
+      // The query's new words tokenized together (one statement for all of them).
+      rememberTokens(serviceReader(file), words)
       const lists: WordScores[] = []
       for (const word of words) lists.push(await wordCache.get(version, word, () => readWordScores(serviceReader(file), corpus, word)))
       // From here on nothing awaits, so the shared scratch buffers are this call's alone.

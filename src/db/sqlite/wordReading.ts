@@ -54,14 +54,32 @@ function prepare(db: SqlReader): void {
 function tokensOf(db: SqlReader, word: string): string[] {
   const known = remembered.get(word)
   if (known) return known
+  rememberTokens(db, [word])
+  return remembered.get(word)!
+}
+
+/**
+ * Tokenizes the words not yet remembered, all in one pass of the scratch index: written inside a
+ * savepoint and rolled back, so the index stays empty (FTS5 reads its pending rows within the
+ * transaction; a delete would instead leave entries for it to merge away).
+ */
+export function rememberTokens(db: SqlReader, words: readonly string[]): void {
+  const unknown = [...new Set(words)].filter((w) => !remembered.has(w))
+  if (unknown.length === 0) return
   prepare(db)
-  db.run('INSERT INTO temp.raw_fts_tokenizer(rowid, text) VALUES (1, ?)', [word])
-  const rows = db.all('SELECT term FROM temp.raw_fts_tokenizer_terms ORDER BY offset')
-  db.run('DELETE FROM temp.raw_fts_tokenizer')
-  const tokens = rows.map((r) => String(r[0]))
-  if (remembered.size >= MAX_REMEMBERED_WORDS) remembered.clear()
-  remembered.set(word, tokens)
-  return tokens
+  const tokens = unknown.map((): string[] => [])
+  db.exec('SAVEPOINT tokenizing')
+  try {
+    db.run('INSERT INTO temp.raw_fts_tokenizer(rowid, text) SELECT key + 1, value FROM json_each(?)', [JSON.stringify(unknown)])
+    for (const [doc, term] of db.all('SELECT doc, term FROM temp.raw_fts_tokenizer_terms ORDER BY doc, offset')) {
+      tokens[Number(doc) - 1]!.push(String(term))
+    }
+  } finally {
+    db.exec('ROLLBACK TO tokenizing')
+    db.exec('RELEASE tokenizing')
+  }
+  if (remembered.size + unknown.length > MAX_REMEMBERED_WORDS) remembered.clear()
+  unknown.forEach((word, i) => remembered.set(word, tokens[i]!))
 }
 
 /** A token's postings through FTS5's instance vocabulary (one SQL row per occurrence): the slow, sure way. */
