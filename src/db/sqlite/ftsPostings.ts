@@ -219,9 +219,10 @@ function readDoclist(leaves: Leaves, pgno: number, start: number, weights: reado
     const size = onPage(page, at)
     at = next
     const bytes = size >>> 1
-    // Walk the position list: 1 switches column (the column number follows), anything else
-    // is one occurrence in the current column. Its chunks continue at offset 4 of later pages.
-    let column = 0
+    // Walk the position list: the byte 1 switches column (the column number follows), any
+    // other varint is one occurrence in the current column, counted by its last byte (the
+    // only one below 128). Its chunks continue at offset 4 of later pages.
+    let weight = weights[0]
     let switching = false
     let weighted = 0
     let left = bytes
@@ -231,16 +232,27 @@ function readDoclist(leaves: Leaves, pgno: number, start: number, weights: reado
     while (left > 0) {
       const chunkEnd = Math.min(leafEnd(chunkPage), p + left)
       left -= chunkEnd - p
-      while (p < chunkEnd) {
-        const v = varint(chunkPage, p)
-        if (next > chunkEnd) throw new UnknownLayout('varint across a chunk')
+      if (switching && p < chunkEnd) {
+        weight = columnWeight(weights, varint(chunkPage, p))
         p = next
-        if (switching) {
-          column = v
-          switching = false
-        } else if (v === 1) switching = true
-        else weighted += weights[column] ?? fail(`column ${column}`)
+        switching = false
       }
+      while (p < chunkEnd) {
+        const byte = chunkPage[p++]!
+        if (byte === 1) {
+          if (p === chunkEnd) {
+            switching = true
+            break
+          }
+          weight = columnWeight(weights, varint(chunkPage, p))
+          p = next
+        } else {
+          // A varint's continuation bytes have the high bit set (at most 8 of them).
+          if (byte >= 128) p = varintEnd(chunkPage, p - 1)
+          weighted += weight ?? fail('occurrence in an unknown column')
+        }
+      }
+      if (p > chunkEnd) throw new UnknownLayout('varint across a chunk')
       if (left > 0) {
         chunkPage = leaves.page(++chunkPgno) ?? fail('position list past the segment')
         p = 4
@@ -269,6 +281,15 @@ function readDoclist(leaves: Leaves, pgno: number, start: number, weights: reado
     }
   }
 }
+
+/** The offset just past the varint at `at`. */
+function varintEnd(a: Uint8Array, at: number): number {
+  for (let i = 0; i < 8; i++) if (a[at + i]! < 128) return at + i + 1
+  return at + 9
+}
+
+/** A column's weight, undefined for a column the weights do not name (an occurrence there fails). */
+const columnWeight = (weights: readonly number[], column: number): number | undefined => weights[column]
 
 /** A varint that must end within the page's doclist data. */
 function onPage(page: Uint8Array, at: number): number {
