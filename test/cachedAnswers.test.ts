@@ -103,12 +103,15 @@ describe('a cache hit writes kept bytes', () => {
     expect([first.serialized, second.serialized, third.serialized]).toEqual([1, 1, 0])
   })
 
+  /** A cache's hit and miss counts so far (cache_lookups_total). */
+  const lookupsOf = async (cache: string) => {
+    const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values
+    const count = (result: string) => values.find((v) => v.labels.cache === cache && v.labels.result === result)?.value ?? 0
+    return { hit: count('hit'), miss: count('miss') }
+  }
+
   it('the content store keeps a search page from its second ask too: a one-off search leaves no rows behind', async () => {
-    const lookups = async () => {
-      const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values
-      const count = (result: string) => values.find((v) => v.labels.cache === 'search_pages' && v.labels.result === result)?.value ?? 0
-      return { hit: count('hit'), miss: count('miss') }
-    }
+    const lookups = () => lookupsOf('search_pages')
     const before = await lookups()
     const q = 'kept answer 7'
     for (let ask = 0; ask < 3; ask++) {
@@ -121,11 +124,7 @@ describe('a cache hit writes kept bytes', () => {
   })
 
   it("the ranker keeps a word's scores from its second ask: a word of one search leaves nothing behind", async () => {
-    const lookups = async () => {
-      const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values
-      const count = (result: string) => values.find((v) => v.labels.cache === 'search_terms' && v.labels.result === result)?.value ?? 0
-      return { hit: count('hit'), miss: count('miss') }
-    }
+    const lookups = () => lookupsOf('search_terms')
     const before = await lookups()
     // Three different searches (no answer, page or order cache can serve one) sharing one word
     // that no other test asks ("answers": the index stems it to the titles' "answer").
