@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs'
+import { fstatSync, writeSync } from 'node:fs'
 
 import pino, { type Logger } from 'pino'
 
@@ -40,10 +40,16 @@ export function captureLogs(target: Sink | undefined): void {
  * append, not a write(2). What is still buffered is written synchronously when the process
  * exits, crashes or is stopped (flushLogs), so no line is lost.
  *
- * Every write is whole lines of at most PIPE_BUF bytes: a cluster's processes share one stdout
- * (its workers inherit the primary's), and a write that size is never split or interleaved with
- * another process's, on a pipe (POSIX) or a file (one shared offset). A single line longer than
- * that is written alone and is the one case that can interleave on a pipe.
+ * Every write is whole lines of at most PIPE_BUF bytes to a pipe: a cluster's processes share
+ * one stdout (its workers inherit the primary's), and a write that size is never split or
+ * interleaved with another process's (POSIX). A single line longer than that is written alone
+ * and is the one case that can interleave on a pipe. To a regular file a write is whole whatever
+ * its size (Linux holds the file's lock through it, and the shared offset moves past it), so the
+ * pieces there are up to 64 KiB: the destination makes one write per turn of the event loop,
+ * of pieces gathered up to that size (the next write starts when the last one's callback runs),
+ * and at 4 KiB a busy server's lines
+ * fell behind (42,000–59,000 written of 84,000–100,000 requests in a 12 s row, the rest
+ * waiting in the heap: docs/operations.md, *Logging*).
  *
  * Lines are handed over as ASCII text (every other character as its JSON escape, `\u00e9`: the
  * same JSON values), so a piece's characters are its bytes and the destination counts them as
@@ -55,10 +61,15 @@ let unflushed = false
 const FLUSH_EVERY_MS = 1000
 /** Linux's atomic pipe write. */
 const PIPE_BUF = 4096
+/** A piece written to a regular file (see above). */
+const FILE_PIECE = 65536
+/** The largest piece for stdout: PIPE_BUF unless it is a regular file. */
+let pieceBytes = PIPE_BUF
 
 function stdoutDestination(): ReturnType<typeof pino.destination> {
   if (!stdout) {
-    stdout = pino.destination({ dest: 1, sync: false, minLength: 3072, maxWrite: PIPE_BUF })
+    pieceBytes = stdoutIsFile() ? FILE_PIECE : PIPE_BUF
+    stdout = pino.destination({ dest: 1, sync: false, minLength: 3072, maxWrite: pieceBytes })
     // Node emits 'exit' also when an uncaught error ends the process.
     process.once('exit', flushLogs)
     setInterval(() => {
@@ -81,15 +92,23 @@ export function asciiOnly(text: string): string {
   return text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-/** Whole lines of ASCII text as pieces of at most PIPE_BUF bytes (a longer line alone). */
-export function linePieces(text: string): string[] {
+function stdoutIsFile(): boolean {
+  try {
+    return fstatSync(1).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** Whole lines of ASCII text as pieces of at most `max` bytes (a longer line alone). */
+export function linePieces(text: string, max = PIPE_BUF): string[] {
   const pieces: string[] = []
   let start = 0
   while (start < text.length) {
     let end = text.length
-    if (end - start > PIPE_BUF) {
-      // The last newline that keeps the piece within PIPE_BUF, else the end of this long line.
-      const cut = text.lastIndexOf('\n', start + PIPE_BUF - 1)
+    if (end - start > max) {
+      // The last newline that keeps the piece within `max`, else the end of this long line.
+      const cut = text.lastIndexOf('\n', start + max - 1)
       end = cut >= start ? cut + 1 : text.indexOf('\n', start) + 1 || text.length
     }
     pieces.push(text.slice(start, end))
@@ -113,7 +132,7 @@ export function flushLogs(): void {
 
 /** Writes all of `text` to stdout now, in whole-line pieces, waiting out a full pipe (EAGAIN) as sonic-boom does. */
 function writeAllSync(text: string): void {
-  for (const piece of linePieces(asciiOnly(text))) {
+  for (const piece of linePieces(asciiOnly(text), pieceBytes)) {
     let bytes = Buffer.from(piece, 'latin1')
     while (bytes.length > 0) {
       try {
@@ -140,7 +159,7 @@ function handOff(): void {
   pending = ''
   unflushed = true
   const destination = stdoutDestination()
-  for (const piece of linePieces(asciiOnly(lines))) destination.write(piece)
+  for (const piece of linePieces(asciiOnly(lines), pieceBytes)) destination.write(piece)
 }
 
 const destination = {

@@ -1,7 +1,8 @@
 /**
  * How a process hands its log lines to the shared stdout (src/logging): whole lines of ASCII
- * text (other characters as JSON escapes), in pieces of at most 4,096 bytes (PIPE_BUF), so no
- * other process's write can land inside one; a line longer than that goes alone.
+ * text (other characters as JSON escapes), in pieces of at most 4,096 bytes (PIPE_BUF) on a pipe,
+ * so no other process's write can land inside one (a line longer than that goes alone), and of
+ * up to 64 KiB to a regular file, which keeps any write whole.
  * test/ops/cluster.test.ts checks the cluster's output under load.
  */
 import { describe, expect, it } from 'vitest'
@@ -20,6 +21,18 @@ describe('linePieces', () => {
       expect(p.at(-1)).toBe('\n')
     }
     expect(pieces.join('')).toBe(text)
+  })
+
+  it('cuts to a larger size when asked (a regular file: 64 KiB), still only after a newline', () => {
+    const text = Array.from({ length: 2000 }, (_, i) => line(i)).join('')
+    const pieces = linePieces(text, 65536)
+    expect(pieces.join('')).toBe(text)
+    expect(pieces.length).toBeGreaterThan(1)
+    for (const p of pieces) {
+      expect(Buffer.byteLength(p)).toBeLessThanOrEqual(65536)
+      expect(p.endsWith('\n')).toBe(true)
+    }
+    expect(Buffer.byteLength(pieces[0]!)).toBeGreaterThan(60000)
   })
 
   it('puts a line longer than 4096 bytes in a piece of its own', () => {

@@ -4,6 +4,8 @@
  * stdout, whole and in order.
  */
 import { spawnSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -45,4 +47,24 @@ describe('buffered logging loses no line when the process ends', () => {
     expectAllLines(lines, 3)
     expect(lines.at(-1)).toMatchObject({ level: 'fatal', msg: 'process.crashed', err: { message: 'boom after logging' } })
   })
+})
+
+describe('a busy process writes its lines as fast as it makes them', () => {
+  it('with stdout a file, the lines of 200 busy turns are written by the time the turns end, not at exit', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'log-pace-')), 'stdout.log')
+    const out = openSync(file, 'w')
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/logUnderLoad.ts'), '200', '100'], {
+      cwd: root, env, stdio: ['ignore', out, 'pipe'], encoding: 'utf8', timeout: 60_000,
+    })
+    closeSync(out)
+    expect(child.status).toBe(0)
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean)
+    // Every line in the end (the exit flush), whole and in order.
+    expect(lines).toHaveLength(20_000)
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ requestId: 'req_199_99', msg: 'request.completed' })
+    // And before the exit (writes of at most 4 KiB, about one a turn, had written half of them).
+    const written = Number(/written (\d+)/.exec(child.stderr)?.[1])
+    expect(written / Buffer.byteLength(readFileSync(file))).toBeGreaterThan(0.9)
+  }, 90_000)
 })
