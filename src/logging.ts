@@ -47,9 +47,8 @@ export function captureLogs(target: Sink | undefined): void {
  * its size (Linux holds the file's lock through it, and the shared offset moves past it), so the
  * pieces there are up to 64 KiB: the destination makes one write per turn of the event loop,
  * of pieces gathered up to that size (the next write starts when the last one's callback runs),
- * and at 4 KiB a busy server's lines
- * fell behind (42,000–59,000 written of 84,000–100,000 requests in a 12 s row, the rest
- * waiting in the heap: docs/operations.md, *Logging*).
+ * and at 4 KiB a busy server's lines fell behind (42,000–59,000 written of 84,000–100,000
+ * requests in a 12 s row, the rest waiting in the heap: docs/operations.md, *Logging*).
  *
  * Lines are handed over as ASCII text (every other character as its JSON escape, `\u00e9`: the
  * same JSON values), so a piece's characters are its bytes and the destination counts them as
@@ -92,6 +91,7 @@ export function asciiOnly(text: string): string {
   return text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+/** Whether stdout is a regular file (not a pipe, a terminal or closed). */
 function stdoutIsFile(): boolean {
   try {
     return fstatSync(1).isFile()

@@ -221,8 +221,9 @@ function readDoclist(leaves: Leaves, pgno: number, start: number, weights: reado
     const bytes = size >>> 1
     // Walk the position list: the byte 1 switches column (the column number follows), any
     // other varint is one occurrence in the current column, counted by its last byte (the
-    // only one below 128). Its chunks continue at offset 4 of later pages.
-    let weight = weights[0]
+    // only one below 128). Its chunks continue at offset 4 of later pages. A column the weights
+    // do not name has no weight, and an occurrence there is a layout this reader does not know.
+    let weight: number | undefined = weights[0]
     let switching = false
     let weighted = 0
     let left = bytes
@@ -233,7 +234,7 @@ function readDoclist(leaves: Leaves, pgno: number, start: number, weights: reado
       const chunkEnd = Math.min(leafEnd(chunkPage), p + left)
       left -= chunkEnd - p
       if (switching && p < chunkEnd) {
-        weight = columnWeight(weights, varint(chunkPage, p))
+        weight = weights[varint(chunkPage, p)]
         p = next
         switching = false
       }
@@ -244,7 +245,7 @@ function readDoclist(leaves: Leaves, pgno: number, start: number, weights: reado
             switching = true
             break
           }
-          weight = columnWeight(weights, varint(chunkPage, p))
+          weight = weights[varint(chunkPage, p)]
           p = next
         } else {
           // A varint's continuation bytes have the high bit set (at most 8 of them).
@@ -287,9 +288,6 @@ function varintEnd(a: Uint8Array, at: number): number {
   for (let i = 0; i < 8; i++) if (a[at + i]! < 128) return at + i + 1
   return at + 9
 }
-
-/** A column's weight, undefined for a column the weights do not name (an occurrence there fails). */
-const columnWeight = (weights: readonly number[], column: number): number | undefined => weights[column]
 
 /** A varint that must end within the page's doclist data. */
 function onPage(page: Uint8Array, at: number): number {
