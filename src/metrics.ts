@@ -110,10 +110,22 @@ const latency = {
 // lists prom-client's classes.
 registry.registerMetric(latency as unknown as Metric)
 
-const cacheLookups = new client.Counter({
+/** A cache's lookups by result, tallied as the requests are (see above). */
+type LookupTally = { labels: { cache: string; result: 'hit' | 'miss' }; count: number; reported: number }
+const lookupTallies: LookupTally[] = []
+
+new client.Counter({
   name: 'cache_lookups_total',
   help: 'Lookups in the in-process caches (content pages, totals, search orders, term scores, catalog), by cache and result (hit or miss).',
   labelNames: ['cache', 'result'] as const,
+  collect() {
+    for (const tally of lookupTallies) {
+      const delta = tally.count - tally.reported
+      if (delta === 0) continue
+      this.inc(tally.labels, delta)
+      tally.reported = tally.count
+    }
+  },
 })
 
 const dbDuration = new client.Histogram({
@@ -160,11 +172,25 @@ export function observeRequest(route: string, status: number, durationMs: number
 
 export type CacheCounter = { hit(): void; miss(): void }
 
-/** Counters for one named cache; call once per cache and keep the result. */
+/**
+ * Counters for one named cache; call once per cache and keep the result. A lookup adds one to a
+ * plain number (a labelled prom-client child re-hashed its labels on every increment: ~2 µs of a
+ * 304's ~80 at a million items); the counter reads the tallies when metrics are read.
+ */
 export function cacheCounter(cache: string): CacheCounter {
-  const hits = cacheLookups.labels(cache, 'hit')
-  const misses = cacheLookups.labels(cache, 'miss')
-  return { hit: () => hits.inc(), miss: () => misses.inc() }
+  const hits = lookupTally(cache, 'hit')
+  const misses = lookupTally(cache, 'miss')
+  return { hit: () => void hits.count++, miss: () => void misses.count++ }
+}
+
+/** One tally per cache name and result, shared by every cache of that name (as a labelled series is). */
+function lookupTally(cache: string, result: LookupTally['labels']['result']): LookupTally {
+  let tally = lookupTallies.find((t) => t.labels.cache === cache && t.labels.result === result)
+  if (tally === undefined) {
+    tally = { labels: { cache, result }, count: 0, reported: 0 }
+    lookupTallies.push(tally)
+  }
+  return tally
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * observeRequest's tallies, as a scrape reads them: the same names, help, labels, bucket
+ * observeRequest's and cacheCounter's tallies, as a scrape reads them: the same names, help, labels, bucket
  * bounds and values prom-client's own Counter and Histogram give for the same requests, in
  * the text exposition and in the JSON the cluster primary sums (AggregatorRegistry).
  * A reference registry of prom-client metrics, fed every call this file makes, is the
@@ -8,7 +8,7 @@
 import client, { AggregatorRegistry, Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
 
-import { observeRequest, registry } from '../src/metrics'
+import { cacheCounter, observeRequest, registry } from '../src/metrics'
 
 const BOUNDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const NAMES = ['http_requests_total', 'http_request_duration_seconds']
@@ -171,5 +171,39 @@ describe('observeRequest', () => {
     expect(linesOf(await text(registry, 'http_requests_total'), ['GET /api/v1/content'])).toEqual([
       'http_requests_total{route="GET /api/v1/content",status="200"} 1',
     ])
+  })
+})
+
+describe('cacheCounter', () => {
+  const refLookups = new client.Counter({
+    name: 'cache_lookups_total',
+    help: 'Lookups in the in-process caches (content pages, totals, search orders, term scores, catalog), by cache and result (hit or miss).',
+    labelNames: ['cache', 'result'] as const,
+    registers: [reference],
+  })
+  const lookups = async (reg: Registry) => (await text(reg, 'cache_lookups_total')).split('\n').filter((l) => l.includes('cache="test_'))
+
+  it('counts hits and misses as prom-client did: a series from its first lookup, caches of one name summed, each read adding only what is new', async () => {
+    const first = cacheCounter('test_pages')
+    const second = cacheCounter('test_pages') // a second cache of the same name (one per engine)
+    const other = cacheCounter('test_orders')
+    expect(await lookups(registry)).toEqual([]) // no lookup yet: no series, as with prom-client
+    for (const [counter, result, times] of [[first, 'hit', 3], [second, 'hit', 2], [first, 'miss', 1], [other, 'miss', 4]] as const) {
+      for (let i = 0; i < times; i++) counter[result]()
+      refLookups.labels(counter === other ? 'test_orders' : 'test_pages', result).inc(times)
+    }
+    expect(await lookups(registry)).toEqual(await lookups(reference))
+    expect(await lookups(registry)).toEqual([
+      'cache_lookups_total{cache="test_pages",result="hit"} 5',
+      'cache_lookups_total{cache="test_pages",result="miss"} 1',
+      'cache_lookups_total{cache="test_orders",result="miss"} 4',
+    ])
+    // A second read adds nothing; a later hit is added once.
+    second.hit()
+    refLookups.labels('test_pages', 'hit').inc()
+    expect(await lookups(registry)).toEqual(await lookups(reference))
+    expect(await lookups(registry)).toContain('cache_lookups_total{cache="test_pages",result="hit"} 6')
+    const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values.filter((v) => String(v.labels.cache).startsWith('test_'))
+    expect(values.map((v) => v.value)).toEqual([6, 1, 4])
   })
 })
