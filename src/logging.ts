@@ -81,13 +81,16 @@ function stdoutDestination(): ReturnType<typeof pino.destination> {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/g
+const HAS_NON_ASCII = /[^\x00-\x7f]/
 
 /**
  * Every character outside ASCII as its JSON escape: the same JSON, one byte a character. In a
  * line of JSON such a character can only stand inside a string, where the escape means it.
  */
 export function asciiOnly(text: string): string {
-  // An ASCII text comes back as it is (replace returns its subject when nothing matches).
+  // An ASCII text (nearly every turn's lines) comes back as it is after one scan: a test stays
+  // in V8's fast regexp path, where a global replace with a function always calls the runtime.
+  if (!HAS_NON_ASCII.test(text)) return text
   return text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
@@ -287,10 +290,18 @@ let accessLevel: number | undefined
 export function logRequestCompleted(level: 'error' | 'warn' | 'info', fields: RequestCompleted): void {
   accessLevel ??= pino.levels.values[getConfig().logLevel] ?? LEVEL_RANK.info
   if (LEVEL_RANK[level] < accessLevel) return
-  const user = fields.userId === undefined ? '' : `,"userId":${JSON.stringify(fields.userId)}`
+  const user = fields.userId === undefined ? '' : `,"userId":${jsonString(fields.userId)}`
   destination.write(
-    `{"level":"${level}","ts":"${isoNow()}","pid":${process.pid},"requestId":${JSON.stringify(fields.requestId)},"route":${JSON.stringify(fields.route)}${user},"statusCode":${fields.statusCode},"durationMs":${fields.durationMs},"msg":"request.completed"}\n`,
+    `{"level":"${level}","ts":"${isoNow()}","pid":${process.pid},"requestId":${jsonString(fields.requestId)},"route":${jsonString(fields.route)}${user},"statusCode":${fields.statusCode},"durationMs":${fields.durationMs},"msg":"request.completed"}\n`,
   )
+}
+
+/** Text that reads the same inside JSON quotes: nothing to escape. Request ids, route names and user ids are. */
+const PLAIN_JSON_TEXT = /^[A-Za-z0-9 ._:/*-]*$/
+
+/** A string as JSON: quoted as it is when nothing needs escaping (JSON.stringify cost ~1 µs of a 304's ~90 at a million items), else JSON.stringify. */
+function jsonString(text: string): string {
+  return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text)
 }
 
 /** Test hook: rebuild the loggers after the configuration changed. */

@@ -79,6 +79,25 @@ describe('structured logs', () => {
     expect(line).toMatchObject({ level: 'info', msg: 'request.completed', route: 'POST /api/v1/auth/login', userId: 'user-1', statusCode: 200, durationMs: 4 })
   })
 
+  it('request.completed stays one line of valid JSON whatever text its fields hold (plain text quoted as it is, the rest escaped)', async () => {
+    const app = await testApp()
+    const cases: RequestCompleted[] = [
+      { requestId: 'req_01PLAIN.id:x-1', route: 'GET /api/v1/content/:slug', userId: undefined, statusCode: 200, durationMs: 1 },
+      { requestId: 'quote"back\\slash', route: 'GET /api/v1/"x"\n{"level":"fatal"}', userId: 'u"1\u2028é', statusCode: 404, durationMs: 2 },
+      { requestId: 'tab\there', route: 'GET /api/v1/*', userId: 'ctl\u0001', statusCode: 500, durationMs: 3 },
+    ]
+    const before = app.rawLogs.length
+    for (const c of cases) logRequestCompleted('info', c)
+    const raw = app.rawLogs.slice(before).join('')
+    expect(raw.split('\n').filter(Boolean)).toHaveLength(cases.length)
+    for (const c of cases) {
+      const line = app.logs.find((l) => l.requestId === c.requestId)!
+      expect(line).toMatchObject({ route: c.route, statusCode: c.statusCode, durationMs: c.durationMs })
+      expect(line.userId).toBe(c.userId)
+    }
+    expect(raw).toContain('"requestId":"req_01PLAIN.id:x-1","route":"GET /api/v1/content/:slug"')
+  })
+
   it('a login request writes no password or token on any line, request.completed included', async () => {
     const app = await testApp()
     const before = app.rawLogs.length
