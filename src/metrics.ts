@@ -2,9 +2,9 @@
  * The process's Prometheus metrics (prom-client): requests by route and status, latency by
  * route, cache lookups, database call timings, follow-up job failures and queue depth, and
  * Node's own process metrics. A platform module: the layers above report into it through
- * the small functions below (pre-labelled children, or for requests plain tallies, so a hot
- * path pays an increment, not a label lookup); GET /metrics (src/server/metricsEndpoint)
- * reads it.
+ * the small functions below (plain tallies for requests and cache lookups, so a hot path pays
+ * an increment, not a label lookup; pre-labelled children for the rarer ones); GET /metrics
+ * (src/server/metricsEndpoint) reads it.
  *
  * In cluster mode each worker keeps its own values; the primary sums them on a scrape
  * (prom-client's AggregatorRegistry, src/server/clusterMetrics).
