@@ -18,12 +18,15 @@ export type MetricsText = { contentType: string; body: string }
 
 client.collectDefaultMetrics({ register: registry })
 
+/** A count kept in a plain number, added to its prom-client counter when metrics are read. */
+type Tally<Labels> = { labels: Labels; count: number; reported: number }
+
 /**
  * Every request is tallied in plain numbers, found by one Map lookup per route and one per
  * status: prom-client's children re-hash their labels and validate on each increment (~2-5
  * µs a request). The tallies reach prom-client only when metrics are read.
  */
-type StatusTally = { labels: { route: string; status: string }; count: number; reported: number }
+type StatusTally = Tally<{ route: string; status: string }>
 type RouteTally = {
   labels: { route: string }
   /** Observations per latency bucket, not cumulative; one above the last bound is only in count. */
@@ -38,20 +41,32 @@ const routes = new Map<string, RouteTally>()
 /** In first-seen order, the order prom-client would have created the counter's series in. */
 const statuses: StatusTally[] = []
 
-new client.Counter({
-  name: 'http_requests_total',
-  help: 'HTTP requests answered, by route (the API route pattern; "next" for the admin panel and pages) and status.',
-  labelNames: ['route', 'status'] as const,
-  // Adds what was counted since the last read, so the counter's own reset() keeps working.
-  collect() {
-    for (const tally of statuses) {
-      const delta = tally.count - tally.reported
-      if (delta === 0) continue
-      this.inc(tally.labels, delta)
-      tally.reported = tally.count
-    }
-  },
-})
+/**
+ * A counter read from tallies: each read adds what was counted since the last one, so the
+ * counter's own reset() keeps working, and a series appears with its first count.
+ */
+function talliedCounter(name: string, help: string, labelNames: readonly string[], tallies: readonly Tally<Record<string, string>>[]): void {
+  new client.Counter({
+    name,
+    help,
+    labelNames,
+    collect() {
+      for (const tally of tallies) {
+        const delta = tally.count - tally.reported
+        if (delta === 0) continue
+        this.inc(tally.labels, delta)
+        tally.reported = tally.count
+      }
+    },
+  })
+}
+
+talliedCounter(
+  'http_requests_total',
+  'HTTP requests answered, by route (the API route pattern; "next" for the admin panel and pages) and status.',
+  ['route', 'status'],
+  statuses,
+)
 
 /** A histogram sample as prom-client's Histogram builds it for the text exposition. */
 type LatencySample = {
@@ -110,23 +125,16 @@ const latency = {
 // lists prom-client's classes.
 registry.registerMetric(latency as unknown as Metric)
 
-/** A cache's lookups by result, tallied as the requests are (see above). */
-type LookupTally = { labels: { cache: string; result: 'hit' | 'miss' }; count: number; reported: number }
+/** A cache's lookups by result, tallied as the requests are. */
+type LookupTally = Tally<{ cache: string; result: 'hit' | 'miss' }>
 const lookupTallies: LookupTally[] = []
 
-new client.Counter({
-  name: 'cache_lookups_total',
-  help: 'Lookups in the in-process caches (content pages, totals, search orders, term scores, catalog), by cache and result (hit or miss).',
-  labelNames: ['cache', 'result'] as const,
-  collect() {
-    for (const tally of lookupTallies) {
-      const delta = tally.count - tally.reported
-      if (delta === 0) continue
-      this.inc(tally.labels, delta)
-      tally.reported = tally.count
-    }
-  },
-})
+talliedCounter(
+  'cache_lookups_total',
+  'Lookups in the in-process caches (content pages, totals, search orders, term scores, catalog), by cache and result (hit or miss).',
+  ['cache', 'result'],
+  lookupTallies,
+)
 
 const dbDuration = new client.Histogram({
   name: 'db_operation_duration_seconds',
