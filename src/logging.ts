@@ -299,7 +299,10 @@ export function logRequestCompleted(level: 'error' | 'warn' | 'info', fields: Re
 /** Text that reads the same inside JSON quotes: nothing to escape. Request ids, route names and user ids are. */
 const PLAIN_JSON_TEXT = /^[A-Za-z0-9 ._:/*-]*$/
 
-/** A string as JSON: quoted as it is when nothing needs escaping (JSON.stringify cost ~1 µs of a 304's ~90 at a million items), else JSON.stringify. */
+/**
+ * A string as JSON: quoted as it is when nothing needs escaping, else JSON.stringify (whose two
+ * calls a line took 1.6% of a 304's time at a million items, by perf; the test takes 1.1%).
+ */
 function jsonString(text: string): string {
   return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text)
 }

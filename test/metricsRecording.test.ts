@@ -1,7 +1,8 @@
 /**
- * observeRequest's and cacheCounter's tallies, as a scrape reads them: the same names, help, labels, bucket
- * bounds and values prom-client's own Counter and Histogram give for the same requests, in
- * the text exposition and in the JSON the cluster primary sums (AggregatorRegistry).
+ * observeRequest's and cacheCounter's tallies, as a scrape reads them: the same names, help,
+ * labels, bucket bounds and values prom-client's own Counter and Histogram give for the same
+ * requests and lookups, in the text exposition and in the JSON the cluster primary sums
+ * (AggregatorRegistry).
  * A reference registry of prom-client metrics, fed every call this file makes, is the
  * measure.
  */
