@@ -205,3 +205,17 @@ describe('Dockerfile', () => {
     expect(pkg.scripts.restore).toBe('node dist/scripts/restore.js')
   })
 })
+
+describe('npm ci', () => {
+  // npm 11 warns about install scripts package.json does not name, and a later npm skips them. argon2's
+  // prebuilt binary loads on Node 24 but crashes Node 20 (SIGSEGV when the addon registers); its install
+  // script is what builds it from source there (node-gyp: python3, make, g++).
+  it('names every dependency with an install script in allowScripts: the native hasher allowed, telemetry not', () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'))
+    const packages = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
+    const withScripts = new Set(packages.filter(([where, entry]) => where && entry.hasInstallScript).map(([where]) => where.replace(/^.*node_modules\//, '')))
+    expect([...withScripts].filter((name) => !(name in pkg.allowScripts))).toEqual([])
+    expect(pkg.allowScripts).toMatchObject({ argon2: true, '@scarf/scarf': false })
+  })
+})
