@@ -15,6 +15,8 @@ import { serverNodeFlags } from '../scripts/serverCommand.mjs'
 import { parseConfig } from '../src/config'
 
 const root = path.resolve(import.meta.dirname, '..')
+/** A JSON file of the project (package.json, package-lock.json), parsed. */
+const projectJson = (name: string) => JSON.parse(readFileSync(path.join(root, name), 'utf8'))
 const COMPOSE = '/usr/bin/docker-compose'
 // Characters that break a pasted URI: / : % @ ? # + (a typical `openssl rand -base64` output has some).
 const PASSWORD = 'Zm9v/Ym:Fy%40@?#+=='
@@ -130,7 +132,7 @@ describe('docker-compose', () => {
     expect(workflow).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: '127.0.0.1:27017' }] })")
     expect(workflow).toContain("-e DATABASE_URI='mongodb://127.0.0.1:27017/?replicaSet=rs0'")
     expect(workflow).toMatch(/node:24-bookworm \.ci\/run test:mongo\n/)
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+    const pkg = projectJson('package.json')
     expect(pkg.scripts['test:mongo']).toBe('tsx scripts/test-mongo.ts')
     expect(readFileSync(path.join(root, '.ci/run'), 'utf8')).toContain('npm run "${1:-test}"')
   })
@@ -192,7 +194,7 @@ describe('Dockerfile', () => {
     // The same flags as `npm start` (the demo and the browser tests read them from there).
     expect(argv).toEqual(['node', ...serverNodeFlags(root), 'dist/server.js'])
     expect(argv.filter((a) => a === '--import' || a === '--loader' || a === '--require' || a === '-r')).toEqual([])
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+    const pkg = projectJson('package.json')
     // The build emits what the CMD runs; npm start runs the same file.
     expect(pkg.scripts.build).toContain('node scripts/build-server.mjs')
     expect(pkg.scripts.start).toMatch(/ dist\/server\.js$/)
@@ -211,8 +213,8 @@ describe('npm ci', () => {
   // prebuilt binary loads on Node 24 but crashes Node 20 (SIGSEGV when the addon registers); its install
   // script is what builds it from source there (node-gyp: python3, make, g++).
   it('names every dependency with an install script in allowScripts: the native hasher allowed, telemetry not', () => {
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8'))
+    const pkg = projectJson('package.json')
+    const lock = projectJson('package-lock.json')
     const packages = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
     const withScripts = new Set(packages.filter(([where, entry]) => where && entry.hasInstallScript).map(([where]) => where.replace(/^.*node_modules\//, '')))
     expect([...withScripts].filter((name) => !(name in pkg.allowScripts))).toEqual([])
