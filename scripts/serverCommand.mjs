@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
 /**
- * `npm start`'s flags for node, e.g. ['--max-old-space-size=384', '--max-semi-space-size=4', '--heap-growing-percent=100'].
+ * `npm start`'s flags for node (its heap limits, e.g. '--max-old-space-size=384'), as package.json writes them.
  * @param {string} [root] the project directory
  * @returns {string[]}
  */
