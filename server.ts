@@ -53,6 +53,6 @@ await runServer(config, async () => {
           },
         ),
     },
-    other: (req, res) => void handle(req, res),
+    other: (req, res) => handle(req, res),
   }
 })

@@ -178,10 +178,18 @@ const destination = {
   },
 }
 
+/** After `survivePastErrors()`: an uncaught error is logged and the process serves on. */
+let surviving = false
+
 /**
- * For the server process: an uncaught error is logged as one `process.crashed` line, then
- * the process ends the way Node would (the stack on stderr, exit code 1). Buffered lines are
- * flushed by the exit hook above, which also runs on a crash nobody handles.
+ * For a server process. Until it serves (`survivePastErrors()`), an uncaught error is logged as
+ * one `process.crashed` line (fatal), then the process ends the way Node would (the stack on
+ * stderr, exit code 1): a start that fails must not look like a running server. Once it
+ * serves, no error ends it, whatever a request sent: an error one request raised is that
+ * request's error. An uncaught exception is then logged fatal (`process.uncaught_exception`),
+ * a rejection nobody handled at error (`process.unhandled_rejection`), a caller's 4xx left
+ * unhandled (Payload's query validation leaves one behind: docs/operations.md) at warn; the
+ * process carries on. Buffered lines are flushed by the exit hook above on any exit.
  */
 export function logCrashes(): void {
   const crashed = (err: unknown) => {
@@ -192,8 +200,22 @@ export function logCrashes(): void {
       process.exit(1)
     }
   }
-  process.on('uncaughtException', crashed)
-  process.on('unhandledRejection', crashed)
+  const survived = (kind: 'uncaught_exception' | 'unhandled_rejection') => (err: unknown) => {
+    if (!surviving) return crashed(err)
+    const statusCode = clientErrorStatus(err)
+    if (statusCode !== undefined) {
+      const { name, message } = err as { name?: unknown; message?: unknown }
+      logger().warn({ statusCode, errorName: String(name), error: String(message) }, `process.${kind}`)
+    } else if (kind === 'uncaught_exception') logger().fatal({ err }, `process.${kind}`)
+    else logger().error({ err }, `process.${kind}`)
+  }
+  process.on('uncaughtException', survived('uncaught_exception'))
+  process.on('unhandledRejection', survived('unhandled_rejection'))
+}
+
+/** From now on an uncaught error is logged and the process serves on (see logCrashes). */
+export function survivePastErrors(): void {
+  surviving = true
 }
 
 let root: Logger | undefined
@@ -211,10 +233,11 @@ function clientErrorStatus(value: unknown): number | undefined {
  * The caller's mistakes are never logged at error with a stack, whoever logs them (Payload
  * logs each error a request raised; its `loggingLevels` match class names, which a bundler
  * may rename): an error-level line whose `err` is a 4xx becomes one info line, message only.
+ * A fatal line stays fatal whatever it carries.
  */
 function downgradeClientErrors(this: Logger, args: unknown[], method: (...a: unknown[]) => void, level: number): void {
   const first = args[0]
-  if (level >= ERROR_LEVEL && typeof first === 'object' && first !== null) {
+  if (level === ERROR_LEVEL && typeof first === 'object' && first !== null) {
     const { err, ...rest } = first as { err?: unknown }
     const statusCode = clientErrorStatus(err ?? first)
     if (statusCode !== undefined) {

@@ -1,7 +1,8 @@
 /**
  * The cluster primary (WEB_CONCURRENCY > 1). It serves no request itself: it forks the
  * workers (each runs src/server/serve on the shared port; Node's cluster hands connections
- * out round-robin), restarts one that dies with an exponential backoff, forwards SIGTERM and
+ * out round-robin), restarts one that dies with an exponential backoff for as long as it
+ * runs (it never exits because its workers died), forwards SIGTERM and
  * SIGINT to the workers and exits once they all have. Besides that it sums the workers'
  * metrics (prom-client's AggregatorRegistry) for METRICS_PORT and for a worker answering
  * /metrics with METRICS_TOKEN. The workers share its stdout: each writes whole lines in pieces
@@ -15,7 +16,7 @@ import cluster, { type Worker } from 'node:cluster'
 import type { Server } from 'node:http'
 
 import type { AppConfig } from '../config'
-import { flushLogs, logCrashes, logger } from '../logging'
+import { flushLogs, logCrashes, logger, survivePastErrors } from '../logging'
 import { answerMetricsRequests, clusterMetrics } from './clusterMetrics'
 import { METRICS_HOST, metricsServer } from './metricsEndpoint'
 
@@ -40,6 +41,8 @@ export function liveWorkers(workers: Iterable<Pick<Worker, 'isDead'> | undefined
 
 export function runPrimary(config: AppConfig): void {
   logCrashes()
+  // The primary serves no request, but ends only when told to: never because of an error.
+  survivePastErrors()
   const log = logger()
   const wanted = config.webConcurrency
   let stopping = false
@@ -74,9 +77,10 @@ export function runPrimary(config: AppConfig): void {
     failures = lived >= STABLE_AFTER_MS ? 1 : failures + 1
     const delayMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1))
     log.error({ workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'cluster.worker_died')
+    // Not unref()ed: with every worker dead this timer is what keeps the primary alive.
     setTimeout(() => {
       if (!stopping) fork()
-    }, delayMs).unref()
+    }, delayMs)
   })
 
   const finish = () => {

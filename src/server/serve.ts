@@ -17,13 +17,32 @@ import { closeDatabase, engine } from '../db/engine'
 import { type ApiHandler, createAppServer, type PathHandler } from '../edge/nodeServer'
 import type { HeaderList } from '../edge/securityHeadersNode'
 import { stopFollowUps } from '../jobs/followUps'
-import { flushLogs, logCrashes, logger } from '../logging'
+import { flushLogs, logCrashes, logger, survivePastErrors } from '../logging'
 import { collectQueueDepth, observeRequest } from '../metrics'
 import { beginDraining } from '../startup/readiness'
 import { answerPrimaryScrapes } from './clusterMetrics'
 import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoint'
 
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void
+/** A handler may answer asynchronously: a promise it returns is watched (see `answered`). */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
+
+/**
+ * Runs a page handler so that nothing it throws, now or later, escapes: the error is this
+ * request's (logged at error, 500 if nothing was answered yet, else the connection is cut).
+ */
+function answered(handler: Handler, req: IncomingMessage, res: ServerResponse): void {
+  const failed = (err: unknown) => {
+    logger().error({ err, route: `${req.method} ${(req.url ?? '/').split('?')[0]}` }, 'request.failed')
+    if (res.headersSent) return void res.destroy()
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Internal Server Error')
+  }
+  try {
+    const pending = handler(req, res)
+    if (pending) pending.catch(failed)
+  } catch (err) {
+    failed(err)
+  }
+}
 
 /** What the entry point builds: Payload started, the API handler, the reference paths (/openapi.json, /docs), and the rest (Next). */
 export type App = { payload: Payload; api: ApiHandler; reference?: PathHandler; other: Handler }
@@ -51,7 +70,7 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
     other: closingAware((req, res) => {
       const started = performance.now()
       res.once('finish', () => observeRequest('next', res.statusCode, performance.now() - started))
-      app.other(req, res)
+      answered(app.other, req, res)
     }),
     metrics: closingAware(metricsOnMainPort(config.metrics.token)),
   })
@@ -65,6 +84,8 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
   }
 
   server.listen(config.port, async () => {
+    // From here on no error ends the process (src/logging, logCrashes).
+    survivePastErrors()
     log.info({ port: config.port }, 'server.listening')
     flushLogs()
   })

@@ -31,16 +31,16 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts a server and resolves once it listens (rejects if it exits first). */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await launchServer(env)
+export async function startServer(env: Record<string, string>, script = entry): Promise<ServerProcess> {
+  const server = await launchServer(env, script)
   await server.listening
   return server
 }
 
 /** Starts a server and resolves at once: its lines can be watched while it starts; `listening` settles as startServer does. */
-export async function launchServer(env: Record<string, string>): Promise<ServerProcess & { listening: Promise<void> }> {
+export async function launchServer(env: Record<string, string>, script = entry): Promise<ServerProcess & { listening: Promise<void> }> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,0 +1,64 @@
+/**
+ * test/ops/support/apiServer.ts with pages that fail in every way a handler can, for
+ * test/ops/processErrors.test.ts: `/fault/<how>` throws or rejects (or leaves an error behind
+ * in a timer, an emitter or an orphaned promise); `/ok` answers 200 with the process id.
+ */
+import { EventEmitter } from 'node:events'
+
+import { configOrExit } from '../../../src/config'
+
+const config = configOrExit()
+
+const { runServer } = await import('../../../src/server/run')
+
+/** Every way a request's code can fail; each leaves the process serving. */
+const FAULTS: Record<string, () => void | Promise<void>> = {
+  sync: () => {
+    throw new Error('thrown while answering')
+  },
+  async: async () => {
+    await new Promise((r) => setTimeout(r, 5))
+    throw new Error('rejected while answering')
+  },
+  'not-an-error': () => {
+    throw 'a string, not an Error'
+  },
+  timer: () => {
+    setTimeout(() => {
+      throw new Error('thrown in a timer after the answer')
+    }, 5)
+  },
+  orphan: () => {
+    void Promise.reject(new Error('a promise nobody awaits'))
+  },
+  'orphan-client-error': () => {
+    // What Payload's query validation leaves behind (a QueryError carries status 400).
+    void Promise.reject(Object.assign(new Error('The following paths cannot be queried: name'), { name: 'QueryError', status: 400 }))
+  },
+  emitter: () => {
+    new EventEmitter().emit('error', new Error('an emitter error nobody listens to'))
+  },
+}
+
+await runServer(config, async () => {
+  const { getPayload } = await import('payload')
+  const { serveApi } = await import('../../../src/edge/nodeAdapter')
+  const { dispatchApi } = await import('../../../endpoints')
+  const payloadConfig = (await import('../../../payload.config')).default
+  const payload = await getPayload({ config: payloadConfig, cron: true })
+  const origin = `http://127.0.0.1:${config.port}`
+  return {
+    payload,
+    api: (req, res, security) => serveApi(dispatchApi, req, res, payload, origin, security),
+    other: (req, res) => {
+      const how = /^\/fault\/([a-z-]+)$/.exec(req.url ?? '')?.[1]
+      if (how && FAULTS[how]) {
+        const failed = FAULTS[how]()
+        // The faults that leave an error behind answer first, as a handler that went on would.
+        if (how === 'timer' || how.startsWith('orphan')) res.writeHead(200).end('answered')
+        return failed
+      }
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end(String(process.pid))
+    },
+  }
+})
