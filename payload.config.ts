@@ -90,6 +90,8 @@ export default buildConfig({
   // Payload's type ('*' | CORSConfig | string[], default []) has no "off"; only a falsy value skips its helper.
   cors: '' as unknown as string[],
   sharp,
+  // The same limit the Node server holds every multipart body to (src/edge/bodyLimit).
+  upload: { limits: { fileSize: config.bodyLimits.upload } },
   telemetry: false,
   logger: logger(),
   // Payload logs every error a request raised at `error`, with its stack, unless named here.

@@ -50,10 +50,8 @@ export const notFound = (code: string, message: string) => new ApiError(404, cod
 export const forbidden = (message = 'You do not have the permission this needs.') =>
   new ApiError(403, 'auth.forbidden', message)
 
-/** Request bodies are JSON documents of a few kilobytes; anything past this is refused unread. */
-export const MAX_BODY_BYTES = 1024 * 1024
-
-export const bodyTooLarge = () =>
-  new ApiError(413, 'validation.failed', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [
+/** A body over its limit (HTTP_BODY_LIMIT_BYTES, or HTTP_UPLOAD_LIMIT_BYTES for an upload): refused unread. */
+export const bodyTooLarge = (limit: number) =>
+  new ApiError(413, 'validation.failed', `The request body is larger than ${limit} bytes.`, [
     { field: '(body)', constraint: 'max_bytes' },
   ])

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../endpoints'
-import { MAX_BODY_BYTES } from '../src/errors'
+import { getConfig } from '../src/config'
 import { serveApi } from '../src/edge/nodeAdapter'
 import { createAppServer } from '../src/edge/nodeServer'
 import { testApp } from './support/app'
@@ -91,7 +91,7 @@ describe('the Node server path for /api/v1', () => {
   })
 
   it('refuses a body over the limit with 413, whether announced by Content-Length or streamed', async () => {
-    const big = JSON.stringify({ value: 'x'.repeat(MAX_BODY_BYTES), entity: 'content' })
+    const big = JSON.stringify({ value: 'x'.repeat(getConfig().bodyLimits.json), entity: 'content' })
     for (const res of [
       await call('POST', '/api/v1/slug/suggest', { headers: { 'Content-Type': 'application/json' }, body: big }),
       await call('POST', '/api/v1/slug/suggest', {

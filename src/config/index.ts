@@ -49,6 +49,8 @@ export type AppConfig = {
   trustProxy: TrustProxy
   /** Node's headersTimeout and requestTimeout (server.ts), in seconds. */
   httpRequestTimeoutSeconds: number
+  /** Request bodies past these sizes are refused with 413 before they are read (src/edge/bodyLimit). */
+  bodyLimits: { json: number; upload: number }
   logLevel: string
   /** Server processes (node:cluster workers when above 1, server.ts). */
   webConcurrency: number
@@ -186,6 +188,7 @@ export function parseConfig(
     seedDemo: raw.SEED_DEMO,
     trustProxy: raw.TRUST_PROXY ?? TRUST_NOTHING,
     httpRequestTimeoutSeconds: raw.HTTP_REQUEST_TIMEOUT_SECONDS,
+    bodyLimits: { json: raw.HTTP_BODY_LIMIT_BYTES, upload: raw.HTTP_UPLOAD_LIMIT_BYTES },
     logLevel: raw.LOG_LEVEL ?? (isProduction ? 'info' : raw.NODE_ENV === 'test' ? 'silent' : 'debug'),
     webConcurrency: raw.WEB_CONCURRENCY ?? (isProduction ? availableParallelism() : 1),
     shutdownTimeoutSeconds: raw.SHUTDOWN_TIMEOUT_SECONDS,

@@ -87,6 +87,10 @@ export const envSchema = z.object({
     .optional(),
   /** Headers and body must arrive within this; the server answers 408 otherwise. */
   HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
+  /** The largest request body of any kind but an upload, in bytes (413 past it, on every route). */
+  HTTP_BODY_LIMIT_BYTES: positiveInt.max(64 * 1024 * 1024).default(1024 * 1024),
+  /** The largest multipart/form-data body (a file upload and its fields), in bytes. */
+  HTTP_UPLOAD_LIMIT_BYTES: positiveInt.max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Server processes sharing the port; default: one per CPU in production, 1 otherwise. */
   WEB_CONCURRENCY: positiveInt.max(256).optional(),
   /** How long a stopping server waits for requests in flight before it closes them. */

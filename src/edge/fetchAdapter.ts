@@ -7,7 +7,8 @@ import type { Payload } from 'payload'
 
 import type { HeaderReader } from './headers'
 import { type ApiRequest, type ApiResult, wholeBody } from './route'
-import { bodyTooLarge, MAX_BODY_BYTES } from '../errors'
+import { getConfig } from '../config'
+import { bodyTooLarge } from '../errors'
 
 /**
  * The request's headers without Accept-Encoding: an answer that leaves through Next or
@@ -35,9 +36,10 @@ export function apiRequestFromFetch(request: FetchRequestLike, payload: Payload)
     headers: withoutAcceptEncoding(request.headers),
     text: () =>
       (body ??= (async () => {
-        if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw bodyTooLarge()
+        const limit = getConfig().bodyLimits.json
+        if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit)
         const text = await request.text()
-        if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw bodyTooLarge()
+        if (Buffer.byteLength(text) > limit) throw bodyTooLarge(limit)
         return text
       })()),
   }

@@ -9,7 +9,8 @@ import type { Payload } from 'payload'
 import type { ApiDispatcher } from './router'
 import { type ApiRequest, type ApiResult, bodyLength } from './route'
 import { peerIsTrustedProxy } from './clientIp'
-import { ApiError, bodyTooLarge, MAX_BODY_BYTES } from '../errors'
+import { getConfig } from '../config'
+import { ApiError, bodyTooLarge } from '../errors'
 import { logger } from '../logging'
 import { NodeHeaderReader } from './headers'
 import { requestOrigin } from './origin'
@@ -26,21 +27,22 @@ const bodyIncomplete = () =>
   ])
 
 function readBody(req: IncomingMessage): Promise<string> {
+  const limit = getConfig().bodyLimits.json
   return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
       req.resume()
-      reject(bodyTooLarge())
+      reject(bodyTooLarge(limit))
       return
     }
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         // Stop keeping it; let the rest drain so the answer can still be written.
         req.off('data', onData)
         req.resume()
-        reject(bodyTooLarge())
+        reject(bodyTooLarge(limit))
         return
       }
       chunks.push(chunk)

@@ -4,7 +4,8 @@
  * headers on every answer (./securityHeadersNode; the API's handler writes them with its
  * own), absolute-form targets made origin form
  * (never a redirect to another host), header and body
- * timeouts, enveloped answers to the errors Node detects itself, and /api/v1 routed to the
+ * timeouts, one body limit for every route (./bodyLimit; /api/v1 reads its bodies against the
+ * same), enveloped answers to the errors Node detects itself, and /api/v1 routed to the
  * API's own handler, /openapi.json and /docs to `reference`, everything else to `other` (Next).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -12,6 +13,7 @@ import type { Socket } from 'node:net'
 
 import { fastUlid } from './requestId'
 import { getConfig } from '../config'
+import { limitRequestBody } from './bodyLimit'
 import { onClientError, onConnectRequest } from './clientErrors'
 import { type HeaderList, securityHeadersFor, setHeaderList } from './securityHeadersNode'
 
@@ -113,6 +115,7 @@ export function createAppServer({
       if (url !== undefined && isApiPath(url)) return api(req, res, security)
       setHeaderList(res, security)
       if (url === undefined) refuseTarget(res)
+      else if (!limitRequestBody(req, res)) return
       else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
       else if (reference?.matches(url.split('?')[0]!)) reference.handle(req, res)
       else other(req, res)

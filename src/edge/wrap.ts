@@ -2,7 +2,7 @@ import { type AuthMode, type AuthUser, requirePermissions } from '../../access/g
 import { authenticate } from './bearer'
 import { isActiveSubject } from '../auth/activeSubject'
 import { getConfig } from '../config'
-import { ApiError, fromCollectionValidation, validationFailed } from '../errors'
+import { ApiError, bodyTooLarge, fromCollectionValidation, validationFailed } from '../errors'
 import { applyCors } from './cors'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 import { etagMatches } from './etag'
@@ -139,6 +139,9 @@ export function wrap(
     let encoded: EncodedBody | null
 
     try {
+      // An announced body over the limit is refused before anything else, the caller included.
+      const limit = getConfig().bodyLimits.json
+      if (Number(req.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit)
       const user = await callerOf(req)
       userId = user?.id
       requirePermissions(user, permissions)

@@ -1,0 +1,79 @@
+/**
+ * One body limit for every route the Node server answers besides /api/v1 (whose adapter reads
+ * its own bodies against the same limit): Payload's REST, the console's endpoints, Next's pages
+ * and server actions. A body is refused with 413 before anything parses it or checks who sent
+ * it: at once when its Content-Length announces more than the limit, else as soon as the bytes
+ * received pass it (a chunked body). Multipart bodies (uploads) have a limit of their own
+ * (HTTP_UPLOAD_LIMIT_BYTES); every other kind HTTP_BODY_LIMIT_BYTES.
+ *
+ * The count sits in the request's own `push` (what Node's parser calls with each piece of the
+ * body), so it holds whoever reads the body later, and however: no listener of ours takes the
+ * stream's data from its reader.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+import { getConfig } from '../config'
+import { bodyTooLarge } from '../errors'
+import { logger } from '../logging'
+import { requestIdFrom } from './requestId'
+import { NodeHeaderReader } from './headers'
+
+/** The limit that applies to a body of this Content-Type. */
+export function bodyLimitFor(contentType: string | undefined): number {
+  const { json, upload } = getConfig().bodyLimits
+  return contentType?.trimStart().toLowerCase().startsWith('multipart/form-data') ? upload : json
+}
+
+/** The 413: the API's envelope, plus the `errors: [{ message }]` Payload's forms show; the connection closes. */
+function refuse(req: IncomingMessage, res: ServerResponse, limit: number, receivedBytes?: number): void {
+  if (res.headersSent) return void req.socket.destroy()
+  const error = bodyTooLarge(limit)
+  const requestId = requestIdFrom(new NodeHeaderReader(req.headers))
+  const body = JSON.stringify({
+    errors: [{ message: error.message }],
+    success: false,
+    error: { code: error.code, message: error.message, details: error.details },
+    meta: { requestId },
+  })
+  logger().warn(
+    { requestId, route: `${req.method} ${(req.url ?? '/').split('?')[0]}`, announcedBytes: req.headers['content-length'], receivedBytes, limit },
+    'request.body_too_large',
+  )
+  res.writeHead(413, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  })
+  res.end(body)
+}
+
+/**
+ * Holds this request's body to its limit. False when it is refused already (its Content-Length
+ * says too much): the caller passes it on to no handler.
+ */
+export function limitRequestBody(req: IncomingMessage, res: ServerResponse): boolean {
+  const limit = bodyLimitFor(req.headers['content-type'])
+  const announced = req.headers['content-length']
+  if (announced !== undefined && Number(announced) > limit) {
+    refuse(req, res, limit)
+    return false
+  }
+  if (announced === undefined && req.headers['transfer-encoding'] === undefined) return true
+  let received = 0
+  const push = req.push
+  req.push = function pushWithinLimit(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk !== null && received <= limit) {
+      received += (chunk as Buffer).length
+      if (received > limit) {
+        refuse(req, res, limit, received)
+        return false
+      }
+    }
+    // Past the limit, the rest is dropped: the answer is written and the connection closes.
+    if (received > limit) return false
+    return push.call(this, chunk, encoding)
+  }
+  return true
+}
