@@ -1,6 +1,6 @@
 import { withPayload } from '@payloadcms/next/withPayload'
 
-import { securityHeaders } from './src/edge/securityHeaders.js'
+import { securityHeaders, uploadFileSecurityHeaders } from './src/edge/securityHeaders.js'
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -8,7 +8,12 @@ const nextConfig = {
   // Under `next dev` / `next start`; the production server (server.ts) sets the same ones itself.
   async headers() {
     const dev = process.env.NODE_ENV !== 'production'
-    return [{ source: '/:path*', headers: Object.entries(securityHeaders({ dev })).map(([key, value]) => ({ key, value })) }]
+    const list = (/** @type {Record<string, string>} */ headers) => Object.entries(headers).map(([key, value]) => ({ key, value }))
+    return [
+      { source: '/:path*', headers: list(securityHeaders({ dev })) },
+      // An uploaded file's own, stricter policy (the later rule wins for the same header).
+      { source: '/api/:collection/file/:name*', headers: list(uploadFileSecurityHeaders()) },
+    ]
   },
   // The API answers its own errors and caching; keep Next from adding compression twice behind a proxy.
   compress: true,

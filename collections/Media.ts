@@ -1,8 +1,9 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
+import { UPLOAD_FILE_POLICY } from '../src/media/uploadFilePolicy.js'
 import { referencedWriteHooks } from './hooks/domainWrites'
-import { protectMediaInUseFromDelete, protectMediaInUseFromReplace } from './hooks/media'
+import { protectMediaInUseFromDelete, protectMediaInUseFromReplace, refuseUnsafeUploads } from './hooks/media'
 import { TEXT_LIMITS, textValidator } from '../src/text'
 
 /** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */
@@ -18,11 +19,16 @@ export const Media: CollectionConfig = {
   upload: {
     staticDir: 'data/media',
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'image/gif'],
+    // A file runs no script, whoever serves it (the Node server sets the same by path).
+    modifyResponseHeaders: ({ headers }) => {
+      headers.set('Content-Security-Policy', UPLOAD_FILE_POLICY)
+      return headers
+    },
   },
   // The branding record shows its logo's and icon's URLs; media shown somewhere is protected.
   hooks: {
     ...referencedWriteHooks('branding'),
-    beforeOperation: [protectMediaInUseFromReplace],
+    beforeOperation: [refuseUnsafeUploads, protectMediaInUseFromReplace],
     beforeDelete: [protectMediaInUseFromDelete],
   },
   fields: [{ name: 'alt', type: 'text', validate: textValidator(TEXT_LIMITS.alt) }],

@@ -2,9 +2,27 @@
  * The media collection's hooks: a file the service shows cannot be deleted or replaced
  * (src/services/mediaInUse.ts says where a file is shown). 409 in the console and Payload REST.
  */
-import { APIError, type CollectionBeforeDeleteHook, type CollectionBeforeOperationHook, type Where } from 'payload'
+import { readFile } from 'node:fs/promises'
 
+import { APIError, type CollectionBeforeDeleteHook, type CollectionBeforeOperationHook, ValidationError, type Where } from 'payload'
+
+import { uploadProblem } from '../../src/media/uploadChecks'
 import { mediaUses } from '../../src/services/mediaInUse'
+
+/**
+ * A file that may not be stored (src/media/uploadChecks: a name with control characters, an
+ * SVG in any encoding but UTF-8) is a 400 naming the field, before Payload writes anything.
+ */
+export const refuseUnsafeUploads: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
+  if ((operation !== 'create' && operation !== 'update' && operation !== 'updateByID') || !req.file) return args
+  const { name, mimetype, data, tempFilePath } = req.file
+  // With temporary files on, the bytes are on disk rather than in `data`.
+  const bytes = data.length === 0 && tempFilePath ? await readFile(tempFilePath) : data
+  const problem = uploadProblem({ name, mimetype, data: bytes })
+  // The label carries the reason into the message, which is what Payload answers in production.
+  if (problem) throw new ValidationError({ collection: 'media', errors: [{ ...problem, label: `${problem.path} (${problem.message})` }] })
+  return args
+}
 
 const inUse = (uses: string[], what: string) =>
   new APIError(`This file is in use (${uses.join(', ')}): ${what}. Choose another file there first.`, 409, { uses }, true)

@@ -110,8 +110,9 @@ export function createAppServer({
     (req, res) => {
       stampPeerAddress(req)
       answering.set(req.socket, res)
-      const security = securityHeadersFor(req)
       const url = toOriginForm(req) ? (req.url ?? '/') : undefined
+      // After toOriginForm: an uploaded file's policy follows from its path (./securityHeadersNode).
+      const security = securityHeadersFor(req)
       if (url !== undefined && isApiPath(url)) return api(req, res, security)
       setHeaderList(res, security)
       if (url === undefined) refuseTarget(res)

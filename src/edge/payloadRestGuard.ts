@@ -7,7 +7,7 @@
  * - `/api/<auth collection>/verify/...` where email verification is off: 404;
  * - an upload's file that is not on disk (a media record whose file is gone): 404;
  * - a body Payload cannot read where it reads one (not JSON, not an object, a broken form, a
- *   document write without a body), or nested deeper than MAX_JSON_DEPTH (a JSON body or a
+ *   file name with control characters, a document write without a body), or nested deeper than MAX_JSON_DEPTH (a JSON body or a
  *   multipart form's `_payload`; before Payload parses or deep-copies it): 400;
  * - a route Payload does not serve (its 501 "Cannot GET"), a preference that does not exist
  *   on DELETE (Payload's adapter fails building that query): 404. The answer carries both Payload's shape
@@ -18,6 +18,7 @@ import path from 'node:path'
 
 import { getPayload, type SanitizedConfig } from 'payload'
 
+import { FILE_NAME_PROBLEM, unsafeFileName } from '../media/uploadChecks'
 import { fastUlid } from './requestId'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 
@@ -109,6 +110,12 @@ export async function bodyRefusal(request: Request): Promise<Refusal | null> {
   if (type.startsWith('multipart/form-data')) {
     const form = await request.clone().formData().catch(() => null)
     if (!form) return badBody('multipart', 'The form data is not valid multipart.')
+    // Payload's own parser fails on such a part header with a 500.
+    for (const [, value] of form) {
+      if (typeof value !== 'string' && unsafeFileName(value.name)) {
+        return { status: 400, code: 'validation.failed', message: FILE_NAME_PROBLEM, details: [{ field: 'filename', constraint: 'control_characters' }] }
+      }
+    }
     const field = form.get('_payload')
     if (typeof field !== 'string') return null
     json = field

@@ -1,4 +1,6 @@
 // @ts-check
+import { UPLOAD_FILE_POLICY } from '../media/uploadFilePolicy.js'
+
 /**
  * The security headers every answer carries: one definition, applied by the production Node
  * server (src/edge/nodeServer, every answer including Node-level errors) and by Next's
@@ -50,6 +52,17 @@ export function securityHeaders(options = {}) {
     // For browsers that predate frame-ancestors.
     'X-Frame-Options': 'DENY',
   }
+}
+
+/** Payload's route for an upload collection's files (`/api/media/file/logo.svg`), by path. */
+export const UPLOAD_FILE_PATH = /^\/api\/[^/?#]+\/file\//
+
+/**
+ * The headers of an uploaded file's answer: the same list with the file's policy.
+ * @returns {Record<string, string>}
+ */
+export function uploadFileSecurityHeaders() {
+  return { ...securityHeaders(), 'Content-Security-Policy': UPLOAD_FILE_POLICY }
 }
 
 /** Only on answers to requests that came over HTTPS (directly, or through a trusted proxy). */

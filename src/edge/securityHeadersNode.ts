@@ -11,7 +11,7 @@ import type { TLSSocket } from 'node:tls'
 import { peerIsTrustedProxy } from './clientIp'
 import { NodeHeaderReader } from './headers'
 import { requestScheme } from './origin'
-import { securityHeaders, STRICT_TRANSPORT_SECURITY } from './securityHeaders.js'
+import { securityHeaders, STRICT_TRANSPORT_SECURITY, UPLOAD_FILE_PATH, uploadFileSecurityHeaders } from './securityHeaders.js'
 
 const HEADERS = Object.entries(securityHeaders())
 
@@ -20,12 +20,16 @@ export type HeaderList = readonly string[]
 
 const PLAIN: HeaderList = HEADERS.flat()
 const OVER_HTTPS: HeaderList = [...PLAIN, 'Strict-Transport-Security', STRICT_TRANSPORT_SECURITY]
+const FILE: HeaderList = Object.entries(uploadFileSecurityHeaders()).flat()
+const FILE_OVER_HTTPS: HeaderList = [...FILE, 'Strict-Transport-Security', STRICT_TRANSPORT_SECURITY]
 
-/** The security headers this request's answer carries (shared lists: never modify). */
+/** The security headers this request's answer carries (shared lists: never modify); an uploaded file gets its own policy. */
 export function securityHeadersFor(req: IncomingMessage): HeaderList {
   const headers = new NodeHeaderReader(req.headers)
   const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true
-  return requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted }) === 'https' ? OVER_HTTPS : PLAIN
+  const https = requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted }) === 'https'
+  if (UPLOAD_FILE_PATH.test(req.url ?? '/')) return https ? FILE_OVER_HTTPS : FILE
+  return https ? OVER_HTTPS : PLAIN
 }
 
 /** Sets a list on a response whose handler writes its own head later (pages, Next). */

@@ -1,0 +1,100 @@
+/**
+ * Uploaded files never run script, in Chromium, against the production server. The hostile
+ * SVG of the security review (its XML declaration says ISO-2022-JP; `ESC $ B <!-- ESC ( B`
+ * hides a <script> from a UTF-8 reader) is refused at upload (400 naming `file`). Then, as if
+ * a check had missed it, the same bytes are put in place of an accepted file's on disk and
+ * opened as the console's admin would open a file: the file's own policy (script-src none,
+ * sandbox) keeps its script from running. A control serves the same bytes without that policy
+ * and the script runs: the file is live, and the policy is what stops it.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { launchBrowser, signIn } from './support/browser'
+import { ADMIN, type RunningServer, startServer } from './support/server'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const MEDIA_DIR = path.join(ROOT, 'data/media')
+
+/** The SVG of the review: a UTF-8 reader sees a comment where ISO-2022-JP's reader sees a script. */
+function hostileSvg(marker: string): Buffer {
+  return Buffer.concat([
+    Buffer.from('<?xml version="1.0" encoding="ISO-2022-JP"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'),
+    Buffer.from([0x1b, 0x24, 0x42]),
+    Buffer.from('<!--'),
+    Buffer.from([0x1b, 0x28, 0x42]),
+    Buffer.from(`<script>fetch('/pwned/${marker}');document.title='pwned'</script>-->`),
+    Buffer.from('<rect width="10" height="10" fill="red"/></svg>'),
+  ])
+}
+
+const BENIGN_SVG = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="blue"/></svg>')
+
+describe('uploaded files never run script', () => {
+  let server: RunningServer
+  let browser: Browser
+  let page: Page
+  let cookie: string
+  const requested: string[] = []
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+    page = await browser.newPage()
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname))
+    await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password)
+    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
+    cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
+  }, 180_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  async function upload(name: string, bytes: Buffer) {
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/svg+xml' }), name)
+    form.append('_payload', JSON.stringify({ alt: 'test' }))
+    const res = await fetch(`${server.baseUrl}/api/media`, { method: 'POST', headers: { cookie, origin: server.baseUrl }, body: form })
+    return { status: res.status, body: (await res.json()) as any }
+  }
+
+  it('the hostile SVG is refused at upload: 400 naming the file field, nothing stored', async () => {
+    const name = `hostile-${randomBytes(4).toString('hex')}.svg`
+    const answer = await upload(name, hostileSvg('upload'))
+    expect(answer.status).toBe(400)
+    expect(answer.body.errors).toEqual([{ message: 'The following field is invalid: file (An SVG or XML file must be UTF-8: it holds ESC bytes (an ISO-2022 shift).)' }])
+    expect(existsSync(path.join(MEDIA_DIR, name))).toBe(false)
+  })
+
+  it('a file a check missed still runs no script when opened: its own policy holds (and without it, the script runs)', async () => {
+    const name = `missed-${randomBytes(4).toString('hex')}.svg`
+    const accepted = await upload(name, BENIGN_SVG)
+    expect(accepted.status).toBe(201)
+    const stored = path.join(MEDIA_DIR, accepted.body.doc.filename)
+    // What a missed check would have stored.
+    writeFileSync(stored, hostileSvg('served'))
+
+    const res = await page.goto(`${server.baseUrl}/api/media/file/${accepted.body.doc.filename}`)
+    expect(res?.status()).toBe(200)
+    expect(res?.headers()['content-type']).toBe('image/svg+xml')
+    const policy = res?.headers()['content-security-policy'] ?? ''
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain('sandbox')
+    expect(policy).not.toContain('script-src')
+    await page.waitForTimeout(1_000)
+    expect(requested.filter((p) => p.startsWith('/pwned/'))).toEqual([])
+    expect(await page.title()).not.toBe('pwned')
+
+    // The control: the same bytes on this origin without the file's policy run their script.
+    await page.route(`${server.baseUrl}/control.svg`, (route) =>
+      route.fulfill({ status: 200, contentType: 'image/svg+xml', body: hostileSvg('control') }),
+    )
+    await page.route(`${server.baseUrl}/pwned/**`, (route) => route.fulfill({ status: 204 }))
+    await page.goto(`${server.baseUrl}/control.svg`)
+    await expect.poll(() => requested.filter((p) => p === '/pwned/control').length, { timeout: 10_000 }).toBe(1)
+  })
+})
