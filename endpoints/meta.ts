@@ -10,7 +10,9 @@ export const meta = defineRoute({
   summary: 'The branding record',
   responses: { data: BrandingRecord, cached: true },
   handler: async ({ req }) => {
-    const answer = await brandingAnswer(req.payload, req.origin)
-    return { serialized: answer, etag: answer.etag, cacheControl: PUBLIC_CACHE }
+    const { answer, hostDependent } = await brandingAnswer(req.payload, req.origin)
+    // Links built from the addressed host (no public URL set) differ per host and scheme.
+    const headers = hostDependent ? { Vary: 'Accept-Encoding, Host, X-Forwarded-Proto' } : undefined
+    return { serialized: answer, etag: answer.etag, cacheControl: PUBLIC_CACHE, headers }
   },
 })

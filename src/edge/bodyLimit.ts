@@ -15,8 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getConfig } from '../config'
 import { bodyTooLarge } from '../errors'
 import { logger } from '../logging'
-import { requestIdFrom } from './requestId'
-import { NodeHeaderReader } from './headers'
+import { writeRefusal } from './refusal'
 
 /** The limit that applies to a body of this Content-Type. */
 export function bodyLimitFor(contentType: string | undefined): number {
@@ -24,29 +23,15 @@ export function bodyLimitFor(contentType: string | undefined): number {
   return contentType?.trimStart().toLowerCase().startsWith('multipart/form-data') ? upload : json
 }
 
-/** The 413: the API's envelope, plus the `errors: [{ message }]` Payload's forms show; the connection closes. */
+/** The 413, and the connection closes (the rest of the body is never read). */
 function refuse(req: IncomingMessage, res: ServerResponse, limit: number, receivedBytes?: number): void {
   if (res.headersSent) return void req.socket.destroy()
   const error = bodyTooLarge(limit)
-  const requestId = requestIdFrom(new NodeHeaderReader(req.headers))
-  const body = JSON.stringify({
-    errors: [{ message: error.message }],
-    success: false,
-    error: { code: error.code, message: error.message, details: error.details },
-    meta: { requestId },
-  })
+  const requestId = writeRefusal(req, res, { status: 413, code: error.code, message: error.message, details: error.details }, true)
   logger().warn(
     { requestId, route: `${req.method} ${(req.url ?? '/').split('?')[0]}`, announcedBytes: req.headers['content-length'], receivedBytes, limit },
     'request.body_too_large',
   )
-  res.writeHead(413, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-    'X-Request-Id': requestId,
-    Connection: 'close',
-  })
-  res.end(body)
 }
 
 /**

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   'auth.invalid_token': { status: 401, description: 'Token malformed, expired or not recognized.' },
   'auth.invalid_credentials': { status: 401, description: 'The email or password is incorrect.' },
   'auth.forbidden': { status: 403, description: 'A permission is missing.' },
+  'auth.cross_origin': { status: 403, description: 'A console write (session cookie) came from another origin.' },
   'content.submissions_closed': { status: 403, description: 'Submissions are closed.' },
   'content.not_found': { status: 404, description: 'The slug is not an active, caller-visible item.' },
   'tag.not_found': { status: 404, description: 'No tag has this slug.' },

@@ -14,6 +14,9 @@ import type { Socket } from 'node:net'
 import { fastUlid } from './requestId'
 import { getConfig } from '../config'
 import { limitRequestBody } from './bodyLimit'
+import { CROSS_ORIGIN, isCrossOriginWrite } from './crossOrigin'
+import { NodeHeaderReader } from './headers'
+import { writeRefusal } from './refusal'
 import { onClientError, onConnectRequest } from './clientErrors'
 import { type HeaderList, securityHeadersFor, setHeaderList } from './securityHeadersNode'
 
@@ -116,6 +119,9 @@ export function createAppServer({
       if (url !== undefined && isApiPath(url)) return api(req, res, security)
       setHeaderList(res, security)
       if (url === undefined) refuseTarget(res)
+      // Pages and server actions (Payload's REST under /api/ checks the same in its guard,
+      // ./payloadRestGuard); the body is left unread, so the connection closes.
+      else if (!url.startsWith('/api/') && isCrossOriginWrite(req.method ?? 'GET', new NodeHeaderReader(req.headers))) writeRefusal(req, res, CROSS_ORIGIN, true)
       else if (!limitRequestBody(req, res)) return
       else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
       else if (reference?.matches(url.split('?')[0]!)) reference.handle(req, res)

@@ -1,7 +1,8 @@
 /**
- * Payload's own REST routes (Next's `api/[...slug]` route; both serving paths use it) answer
- * some malformed requests with a 500. Those are refused here first, each with the status that
- * says what is wrong, never a 5xx:
+ * Payload's own REST routes (Next's `api/[...slug]` route; both serving paths use it). A
+ * cookie-authenticated write from another origin is refused first (403, ./crossOrigin). Payload
+ * answers some malformed requests with a 500. Those are refused here next, each with the status
+ * that says what is wrong, never a 5xx:
  * - `limit`, `page` or `depth` that is not a small whole number (`limit=1e309`): 400;
  * - the versions routes of a collection or global without versions: 404;
  * - `/api/<auth collection>/verify/...` where email verification is off: 404;
@@ -19,7 +20,8 @@ import path from 'node:path'
 import { getPayload, type SanitizedConfig } from 'payload'
 
 import { FILE_NAME_PROBLEM, unsafeFileName } from '../media/uploadChecks'
-import { fastUlid } from './requestId'
+import { CROSS_ORIGIN, isCrossOriginWrite } from './crossOrigin'
+import { type Refusal, refusalResponse } from './refusal'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 
 export type RouteHandler<C> = (request: Request, context: C) => Promise<Response>
@@ -28,14 +30,6 @@ const NUMBER_LIMITS: Record<string, { min: number; max: number }> = {
   limit: { min: 0, max: 10_000 },
   page: { min: 1, max: 1_000_000 },
   depth: { min: 0, max: 10 },
-}
-
-type Refusal = { status: 400 | 404; code: string; message: string; details?: unknown }
-
-export function refusalResponse({ status, code, message, details }: Refusal): Response {
-  const requestId = `req_${fastUlid()}`
-  const body = { errors: [{ message }], success: false, error: { code, message, ...(details ? { details } : {}) }, meta: { requestId } }
-  return Response.json(body, { status, headers: { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' } })
 }
 
 const notFound = (what: string): Refusal => ({ status: 404, code: 'route.not_found', message: `${what} not found.` })
@@ -161,6 +155,7 @@ export function guardPayloadRest<C>(config: Promise<SanitizedConfig> | Sanitized
   return async (request, context) => {
     const url = new URL(request.url)
     const sanitized = await config
+    if (isCrossOriginWrite(request.method, request.headers, request.url)) return refusalResponse(CROSS_ORIGIN)
     const refusal = restRefusal(sanitized, request.method, url) ?? (await bodyRefusal(request)) ?? (await missingPreference(sanitized, request, url))
     if (refusal) return refusalResponse(refusal)
     const answer = await handler(request, context)

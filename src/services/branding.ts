@@ -42,13 +42,18 @@ export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
   return brandingDocs.get(version, () => payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>)
 }
 
+/** The public URL: the console's edited one, else APP_PUBLIC_URL; empty when neither is set. */
+function publicUrlOf(doc: BrandingDoc): string {
+  // Values stored before the URL policy existed are skipped, never served.
+  const editedPublic = edited(doc.publicUrl, '')
+  return isAbsoluteHttpUrl(editedPublic) ? editedPublic : getConfig().branding.publicUrl
+}
+
 /** The public branding record: each field the edited global value, else its environment variable. */
 export async function brandingRecord(payload: Payload, requestOrigin: string): Promise<BrandingRecord> {
   const env = getConfig()
   const doc = await readBrandingDoc(payload)
-  // Values stored before the URL policy existed are skipped, never served.
-  const editedPublic = edited(doc.publicUrl, '')
-  const publicUrl = isAbsoluteHttpUrl(editedPublic) ? editedPublic : env.branding.publicUrl
+  const publicUrl = publicUrlOf(doc)
   const base = publicUrl || requestOrigin
   const served = (...candidates: string[]) => candidates.map((url) => servedUrl(url, base)).find((url) => url !== '') ?? ''
   return {
@@ -69,17 +74,21 @@ export async function brandingRecord(payload: Payload, requestOrigin: string): P
 }
 
 /**
- * GET /meta's answer per request origin (relative URLs resolve against it when no public URL
- * is set), serialized once per branding version with its ETag. Few origins reach one server;
- * an unbounded Host header could name many, so only the most recent few are kept.
+ * GET /meta's answer, serialized once per branding version with its ETag. Absolute links come
+ * from the public URL; only without one do they resolve against the origin the client addressed,
+ * and then the answer is one per origin and `hostDependent` (the route says `Vary: Host`, so a
+ * shared cache never hands one host's links to another). Few origins reach one server; an
+ * unbounded Host header could name many, so only the most recent few are kept.
  */
 const brandingAnswers = new VersionedCache<SerializedAnswer>('branding_answers', 16)
 
-export async function brandingAnswer(payload: Payload, requestOrigin: string): Promise<SerializedAnswer> {
+export async function brandingAnswer(payload: Payload, requestOrigin: string): Promise<{ answer: SerializedAnswer; hostDependent: boolean }> {
   const version = domainVersion(payload, 'branding')
-  return brandingAnswers.get(version, requestOrigin, async () =>
+  const hostDependent = publicUrlOf(await readBrandingDoc(payload)) === ''
+  const answer = await brandingAnswers.get(version, hostDependent ? requestOrigin : '', async () =>
     answerSerializer.serialize(await brandingRecord(payload, requestOrigin), undefined, { etagOverData: true }),
   )
+  return { answer, hostDependent }
 }
 
 /** Whether POST /content/submit is open (branding's submissionsOpen, default true). */

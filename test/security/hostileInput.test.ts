@@ -28,6 +28,8 @@ function send(method: string, path: string, opts: { headers?: Record<string, str
   return new Promise((resolve, reject) => {
     const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body)
     const headers: Record<string, string | number> = { ...opts.headers, ...(body ? { 'Content-Length': body.length } : {}) }
+    // A console write comes from the console's own origin (src/edge/crossOrigin), as a browser sends it.
+    if (headers.cookie && !headers.origin && method !== 'GET') headers.origin = `http://127.0.0.1:${port}`
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       const parts: Buffer[] = []
       res.on('data', (c: Buffer) => parts.push(c))

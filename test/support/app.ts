@@ -54,6 +54,8 @@ export function testApp(): Promise<TestApp> {
     const request: TestApp['request'] = async (method, path, options = {}) => {
       const headers = new Headers(options.headers)
       if (options.token) headers.set('authorization', `Bearer ${options.token}`)
+      // As a browser sends a write of the console's own pages: with their Origin (src/edge/crossOrigin).
+      if (headers.has('cookie') && !headers.has('origin') && !['GET', 'HEAD'].includes(method.toUpperCase())) headers.set('origin', 'http://localhost:3000')
       let body: string | undefined = options.rawBody
       if (options.body !== undefined) {
         body = JSON.stringify(options.body)

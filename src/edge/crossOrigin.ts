@@ -1,0 +1,61 @@
+/**
+ * Console writes only from the service's own origin. Payload's session cookie authenticates the
+ * console (Payload's REST, the console's endpoints, Next's server actions), and a browser sends
+ * it with a request another page starts: `SameSite=Lax` stops other sites, not other origins of
+ * the same site (a sibling subdomain, another port of the host). So a state-changing request
+ * that carries the session cookie must say it comes from this origin: its `Origin` (else its
+ * `Referer`) names the configured public URL (APP_PUBLIC_URL) or the host the request was
+ * addressed to (`Host`, or a trusted proxy's `X-Forwarded-Host`); otherwise 403
+ * `auth.cross_origin`, before anything reads the body. A request without the cookie (the
+ * extension's bearer token, a sign-in) is not this rule's business, nor is a read.
+ */
+import { getConfig } from '../config'
+import { peerIsTrustedProxy } from './clientIp'
+import type { HeaderReader } from './headers'
+import type { Refusal } from './refusal'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** Payload's session cookie (cookiePrefix `payload`): the console's credential. */
+const SESSION_COOKIE = /(?:^|;)\s*payload-token=/
+
+export const CROSS_ORIGIN: Refusal = {
+  status: 403,
+  code: 'auth.cross_origin',
+  message: 'This request must come from the console’s own origin.',
+  details: [{ field: 'origin', constraint: 'same_origin' }],
+}
+
+/** The origin a URL text names (`https://host:port`), or undefined. */
+function originOf(text: string | null | undefined): string | undefined {
+  if (!text || text === 'null') return undefined
+  try {
+    const url = new URL(text)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The hosts (`host[:port]`) this request was addressed to: its Host, the URL a Fetch request was built with. */
+function addressedHosts(headers: HeaderReader, urlHost: string | undefined): string[] {
+  const hosts = [headers.get('host')?.trim().toLowerCase(), urlHost?.toLowerCase()]
+  if (peerIsTrustedProxy(headers)) hosts.push(headers.get('x-forwarded-host')?.split(',').pop()?.trim().toLowerCase())
+  return hosts.filter((h): h is string => !!h)
+}
+
+/**
+ * Whether this is a cookie-authenticated write from anywhere but this service's origin.
+ * `url`: a Fetch request's URL (Next builds it from the Host header it was addressed to).
+ */
+export function isCrossOriginWrite(method: string, headers: HeaderReader, url?: string): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase())) return false
+  const cookie = headers.get('cookie')
+  if (!cookie || !SESSION_COOKIE.test(cookie)) return false
+  // `Origin: null` (a sandboxed frame, a redirect chain) names no origin: refused, Referer or not.
+  const origin = headers.get('origin')
+  const from = origin !== null ? originOf(origin) : originOf(headers.get('referer'))
+  if (from === undefined) return true
+  if (from === originOf(getConfig().branding.publicUrl)) return false
+  return !addressedHosts(headers, url === undefined ? undefined : new URL(url).host).includes(new URL(from).host)
+}
