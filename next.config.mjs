@@ -5,6 +5,9 @@ import { securityHeaders, uploadFileSecurityHeaders } from './src/edge/securityH
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // unauthorized() and forbidden() in the console's server function: a refused call is a 401/403,
+  // not a 500 (app/(payload)/serverFunction.ts).
+  experimental: { authInterrupts: true },
   // Under `next dev` / `next start`; the production server (server.ts) sets the same ones itself.
   async headers() {
     const dev = process.env.NODE_ENV !== 'production'

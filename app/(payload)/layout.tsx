@@ -1,4 +1,4 @@
-/* Payload's admin layout, as its template generates it. */
+/* Payload's admin layout, as its template generates it; its server function answers refusals with their status. */
 import config from '@payload-config'
 import '@payloadcms/next/css'
 import { handleServerFunctions, RootLayout } from '@payloadcms/next/layouts'
@@ -6,12 +6,14 @@ import type { ServerFunctionClient } from 'payload'
 import React from 'react'
 
 import { importMap } from './admin/importMap.js'
+import { answerServerFunction } from './serverFunction'
 
 type Args = { children: React.ReactNode }
 
 const serverFunction: ServerFunctionClient = async function (args) {
   'use server'
-  return handleServerFunctions({ ...args, config, importMap })
+  // Refused calls answer 401/403/404, not 500 (./serverFunction).
+  return answerServerFunction(args, config, () => handleServerFunctions({ ...args, config, importMap }))
 }
 
 const Layout = ({ children }: Args) => (

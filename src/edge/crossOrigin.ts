@@ -26,6 +26,12 @@ export const CROSS_ORIGIN: Refusal = {
   details: [{ field: 'origin', constraint: 'same_origin' }],
 }
 
+/** Whether the request carries the console's session cookie. */
+export function hasSessionCookie(headers: HeaderReader): boolean {
+  const cookie = headers.get('cookie')
+  return !!cookie && SESSION_COOKIE.test(cookie)
+}
+
 /** The origin a URL text names (`https://host:port`), or undefined. */
 function originOf(text: string | null | undefined): string | undefined {
   if (!text || text === 'null') return undefined
@@ -50,8 +56,7 @@ function addressedHosts(headers: HeaderReader, urlHost: string | undefined): str
  */
 export function isCrossOriginWrite(method: string, headers: HeaderReader, url?: string): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false
-  const cookie = headers.get('cookie')
-  if (!cookie || !SESSION_COOKIE.test(cookie)) return false
+  if (!hasSessionCookie(headers)) return false
   // `Origin: null` (a sandboxed frame, a redirect chain) names no origin: refused, Referer or not.
   const origin = headers.get('origin')
   const from = origin !== null ? originOf(origin) : originOf(headers.get('referer'))

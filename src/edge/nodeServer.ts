@@ -17,6 +17,7 @@ import { limitRequestBody } from './bodyLimit'
 import { CROSS_ORIGIN, isCrossOriginWrite } from './crossOrigin'
 import { NodeHeaderReader } from './headers'
 import { writeRefusal } from './refusal'
+import { checkServerAction, isServerActionCall } from './serverActions'
 import { onClientError, onConnectRequest } from './clientErrors'
 import { type HeaderList, securityHeadersFor, setHeaderList } from './securityHeadersNode'
 
@@ -122,10 +123,18 @@ export function createAppServer({
       // Pages and server actions (Payload's REST under /api/ checks the same in its guard,
       // ./payloadRestGuard); the body is left unread, so the connection closes.
       else if (!url.startsWith('/api/') && isCrossOriginWrite(req.method ?? 'GET', new NodeHeaderReader(req.headers))) writeRefusal(req, res, CROSS_ORIGIN, true)
-      else if (!limitRequestBody(req, res)) return
-      else if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
-      else if (reference?.matches(url.split('?')[0]!)) reference.handle(req, res)
-      else other(req, res)
+      else {
+        const dispatch = () => {
+          if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
+          else if (reference?.matches(url.split('?')[0]!)) reference.handle(req, res)
+          else other(req, res)
+        }
+        // A server action's body may be held back until it is read whole (./serverActions); the
+        // body limit, set up after, counts the bytes before that.
+        const action = isServerActionCall(req) ? checkServerAction(req, res, dispatch) : 'go'
+        if (action === 'refused' || !limitRequestBody(req, res)) return
+        if (action === 'go') dispatch()
+      }
     },
   )
   server.keepAliveTimeout = 65_000
