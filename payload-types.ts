@@ -81,6 +81,7 @@ export interface Config {
     notifications: Notification;
     'tag-renames': TagRename;
     'moderation-events': ModerationEvent;
+    'slug-claims': SlugClaim;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
     'payload-preferences': PayloadPreference;
@@ -102,6 +103,7 @@ export interface Config {
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
     'tag-renames': TagRenamesSelect<false> | TagRenamesSelect<true>;
     'moderation-events': ModerationEventsSelect<false> | ModerationEventsSelect<true>;
+    'slug-claims': SlugClaimsSelect<false> | SlugClaimsSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
     'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
@@ -424,6 +426,16 @@ export interface ModerationEvent {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "slug-claims".
+ */
+export interface SlugClaim {
+  id: string;
+  slug: string;
+  entity: 'content' | 'tag' | 'surface';
+  owner: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-kv".
  */
 export interface PayloadKv {
@@ -501,6 +513,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'moderation-events';
         value: string | ModerationEvent;
+      } | null)
+    | ({
+        relationTo: 'slug-claims';
+        value: string | SlugClaim;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -775,6 +791,16 @@ export interface ModerationEventsSelect<T extends boolean = true> {
   at?: T;
   updatedAt?: T;
   createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "slug-claims_select".
+ */
+export interface SlugClaimsSelect<T extends boolean = true> {
+  id?: T;
+  slug?: T;
+  entity?: T;
+  owner?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema

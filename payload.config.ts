@@ -14,6 +14,7 @@ import { Notifications } from './collections/Notifications'
 import { Platforms } from './collections/Platforms'
 import { RefreshTokens } from './collections/RefreshTokens'
 import { Roles } from './collections/Roles'
+import { SlugClaims } from './collections/SlugClaims'
 import { Surfaces } from './collections/Surfaces'
 import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
@@ -78,6 +79,7 @@ export default buildConfig({
     Notifications,
     TagRenames,
     ModerationEvents,
+    SlugClaims,
   ]))),
   globals: withRelationshipChecks([Branding]),
   db: engine().adapter(config.database),

@@ -3,6 +3,7 @@ import type { CollectionConfig, Validate } from 'payload'
 import { allowIf } from '../access/collectionAccess'
 import type { Content as ContentDoc } from '../payload-types'
 import { domainWriteHooks } from './hooks/domainWrites'
+import { claimSlug } from './hooks/slugClaims'
 import { consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl } from './hooks/content'
 import { slugProblem } from '../src/slug'
 import { TEXT_LIMITS, textValidator } from '../src/text'
@@ -39,6 +40,8 @@ const validateChannel: Validate<unknown, ContentDoc> = async (value, { data, req
  * tagSlugs is a JSON array column: the DTO reads it as is, and src/db keeps an indexed
  * side table in sync with triggers for filtering.
  */
+const contentWrites = domainWriteHooks('content')
+
 export const Content: CollectionConfig = {
   slug: 'content',
   labels: { singular: 'Content item', plural: 'Content' },
@@ -60,8 +63,10 @@ export const Content: CollectionConfig = {
     // Then, for every write, the URL key follows the URL (duplicate URLs, ./hooks/content).
     // thumbnailUrl always follows the thumbnail's media record (./hooks/content).
     beforeChange: [consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl],
-    // Cached lists and totals follow the content generation, moved once the write commits.
-    ...domainWriteHooks('content'),
+    // The slug is claimed among tags, content and surfaces in the write's transaction (global
+    // uniqueness); cached lists and totals follow the content generation, moved once the write commits.
+    afterChange: [claimSlug('content'), ...contentWrites.afterChange],
+    afterDelete: contentWrites.afterDelete,
   },
   fields: [
     slugField({ unique: true }),

@@ -2,10 +2,13 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { domainWriteHooks } from './hooks/domainWrites'
+import { claimSlug } from './hooks/slugClaims'
 import { renameOnlyGuard } from './hooks/workflowFields'
 import { browseModeField, colorField, displayOrderField, isActiveField, labelField, routePrefixField, slugField } from './taxonomyFields'
 
 /** Top level of the navigation tree. Never hard-deleted: deactivate instead. */
+const taxonomyWrites = domainWriteHooks('taxonomy')
+
 export const Surfaces: CollectionConfig = {
   slug: 'surfaces',
   admin: {
@@ -16,7 +19,8 @@ export const Surfaces: CollectionConfig = {
   },
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
-  hooks: { beforeChange: [renameOnlyGuard('surface')], ...domainWriteHooks('taxonomy') },
+  // The slug is claimed among tags, content and surfaces in the write's transaction (global uniqueness).
+  hooks: { beforeChange: [renameOnlyGuard('surface')], afterChange: [claimSlug('surface'), ...taxonomyWrites.afterChange], afterDelete: taxonomyWrites.afterDelete },
   fields: [
     slugField({ unique: true }),
     labelField,

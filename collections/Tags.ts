@@ -2,10 +2,13 @@ import type { CollectionConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
 import { domainWriteHooks } from './hooks/domainWrites'
+import { claimSlug } from './hooks/slugClaims'
 import { tagSlugGuard } from './hooks/workflowFields'
 import { labelField, slugField } from './taxonomyFields'
 
 /** Tags, each in one facet. Never deleted; rename is the editorial operation. */
+const taxonomyWrites = domainWriteHooks('taxonomy')
+
 export const Tags: CollectionConfig = {
   slug: 'tags',
   admin: {
@@ -21,7 +24,8 @@ export const Tags: CollectionConfig = {
     delete: () => false,
   },
   defaultSort: 'label',
-  hooks: { beforeChange: [tagSlugGuard], ...domainWriteHooks('taxonomy') },
+  // The slug is claimed among tags, content and surfaces in the write's transaction (global uniqueness).
+  hooks: { beforeChange: [tagSlugGuard], afterChange: [claimSlug('tag'), ...taxonomyWrites.afterChange], afterDelete: taxonomyWrites.afterDelete },
   fields: [
     slugField({ unique: true }),
     { ...labelField, index: true },

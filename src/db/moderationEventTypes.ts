@@ -31,6 +31,8 @@ export type RecordedUpdate = {
   event: Omit<ModerationEventInput, 'targetCollection' | 'targetId'>
   /** Content soft delete: the item's queued follow-ups are cancelled in the same transaction. */
   cancelFollowUps?: boolean
+  /** A surface rename: its claim among the global slugs moves to the new slug in the same transaction. */
+  slugClaim?: { entity: 'surface'; slug: string }
   /** Test seam: runs inside the transaction after both writes; a throw rolls both back. */
   afterWrite?: () => void
 }

@@ -44,6 +44,7 @@ export type Target =
   | 'refresh-tokens'
   | 'moderation-events'
   | 'tag-renames'
+  | 'slug-claims'
   | 'follow-ups'
 
 export type Step =

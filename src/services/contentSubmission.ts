@@ -7,10 +7,10 @@
  */
 import type { Payload, PayloadRequest } from 'payload'
 
-import { engine } from '../db/engine'
 import { ApiError, type FieldProblem, validationFailed } from '../errors'
 import { assertSlug, chooseSlug, derivedSlugs } from '../slug'
 import { getTaxonomy } from './catalog'
+import { isSlugHeld } from './slugClaims'
 import { changedWorkflowFields, comparableDate, comparableValue, type WorkflowField } from './workflowGuard'
 
 const MODERATION = 'Approve / Reject (POST /api/v1/content/<slug>/approve|reject)'
@@ -63,10 +63,9 @@ export async function assertTagsExist(payload: Payload, tagSlugs: readonly strin
 /** The content default: candidates from the title (src/slug.ts), `item` when it has no letters or digits. */
 export const derivedContentSlugs = (title: string): Generator<string> => derivedSlugs(title, 'item')
 
-/** The first derived slug no item holds (a concurrent taker still meets the unique index). */
+/** The first derived slug no item, tag or surface holds (a concurrent taker still meets the claims' unique index). */
 export function freeDerivedSlug(payload: Payload, title: string): Promise<string> {
-  const store = engine().contentStore(payload)
-  return chooseSlug({ explicit: undefined, value: title, from: 'title', fallback: 'item', entity: 'content', isTaken: async (slug) => !!(await store.contentBySlug(slug)) })
+  return chooseSlug({ explicit: undefined, value: title, from: 'title', fallback: 'item', entity: 'content', isTaken: (slug) => isSlugHeld(payload, slug) })
 }
 
 const refId = (v: unknown): string | null => comparableValue(v) as string | null

@@ -14,7 +14,7 @@ import { submissionsOpen } from './branding'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'
 import { assertUrlFree, duplicateAfterRace } from './contentDuplicates'
-import { asConflict } from './conflicts'
+import { asSlugConflict, assertSlugFree, isSlugHeld, slugConflict } from './slugClaims'
 import { checkTagSlugs, derivedContentSlugs, newSubmissionFields } from './contentSubmission'
 import type { SubmitInput } from './requestBodies'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
@@ -24,8 +24,6 @@ import { recordedUpdate, transitionStatus } from '../db/workflow'
 export type { SubmitInput }
 
 const notFound = () => new ApiError(404, 'content.not_found', 'No visible content has this slug.')
-const slugConflict = (slug: string) =>
-  new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use.`, { slug, entity: 'content' })
 
 /** Which item a moderation call means: the API addresses it by slug, the console by id. */
 export type ContentRef = { slug: string } | { id: string }
@@ -78,7 +76,9 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
   for (let attempt = 0; attempt < DERIVED_SLUG_ATTEMPTS; attempt++) {
     const slug = candidates.next().value as string | undefined
     if (!slug) break
-    if (!explicit && (await store.contentBySlug(slug))) continue
+    // Held by an item, a tag or a surface: slugs are global (./slugClaims).
+    if (explicit) await assertSlugFree(payload, slug)
+    else if (await isSlugHeld(payload, slug)) continue
     try {
       await payloadWrite(() => payload.create({
         collection: 'content',
@@ -100,15 +100,15 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
       // A concurrent submission of the same URL won the unique (urlKey, urlKeyOrdinal) index.
       const duplicate = await duplicateAfterRace(payload, urlKey, user)
       if (duplicate) throw duplicate
-      // A concurrent submission took the slug between the check and the insert.
-      const conflict = asConflict(err, { slug: () => slugConflict(slug) })
-      if (conflict === err) throw err
+      // A concurrent writer (an item, a tag, a surface) took the slug between the check and the insert.
+      const conflict = await asSlugConflict(payload, err, slug, 'content')
+      if (!conflict) throw err
       if (explicit) throw conflict
       continue
     }
     return toContentDto((await store.contentBySlug(slug))!, taxonomy)
   }
-  throw slugConflict(explicit ?? suggestSlug(input.title))
+  throw slugConflict(explicit ?? suggestSlug(input.title), 'content')
 }
 
 async function moderatable(payload: Payload, ref: ContentRef): Promise<ContentRecord> {

@@ -6,11 +6,10 @@
  */
 import type { Payload } from 'payload'
 
-import { engine } from '../db/engine'
 import { ApiError, validationFailed } from '../errors'
 import { assertSlug, chooseSlug } from '../slug'
 import { getTaxonomy } from './catalog'
-import { withConflicts } from './conflicts'
+import { assertSlugFree, claimingWrite, isSlugHeld, slugConflict, slugHolder } from './slugClaims'
 import { getTag, type TagDto } from './tags'
 import type { NewTagInput, TagPatch } from './requestBodies'
 import type { WorkflowField } from './workflowGuard'
@@ -19,8 +18,6 @@ import { renameTag as applyTagRename } from '../db/workflow'
 
 export type { NewTagInput, TagPatch }
 
-const slugConflict = (slug: string) =>
-  new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use.`, { slug, entity: 'tag' })
 
 /** Which tag a rename means: the API addresses it by slug, the console by id. */
 export type TagRef = { slug: string } | { id: string }
@@ -44,16 +41,17 @@ async function facetId(payload: Payload, key: string): Promise<string> {
 
 /** A new tag; without a slug it takes the default derived from its label (src/slug.ts). */
 export async function createTag(payload: Payload, input: NewTagInput): Promise<TagDto> {
-  const store = engine().contentStore(payload)
   const slug = await chooseSlug({
     explicit: input.slug,
     value: input.label,
     from: 'label',
     entity: 'tag',
-    isTaken: async (candidate) => !!(await store.tagBySlug(candidate)),
+    // Held by a tag, an item or a surface: slugs are global (./slugClaims).
+    isTaken: (candidate) => isSlugHeld(payload, candidate),
   })
+  if (input.slug !== undefined) await assertSlugFree(payload, slug)
   const facet = await facetId(payload, input.facet)
-  await withConflicts({ slug: () => slugConflict(slug) }, () =>
+  await claimingWrite(payload, slug, 'tag', () =>
     payloadWrite(() => payload.create({ collection: 'tags', data: { slug, label: input.label, facet }, overrideAccess: true })),
   )
   return getTag(payload, slug)
@@ -82,10 +80,12 @@ export async function renameTag(
 ): Promise<{ slug: string; contentCount: number }> {
   assertSlug(newSlug, 'newSlug')
   const slug = await slugOf(payload, ref)
-  if (newSlug === slug) throw slugConflict(newSlug)
+  if (newSlug === slug) throw slugConflict(newSlug, 'tag')
+  await assertSlugFree(payload, newSlug)
   const result = await applyTagRename(payload, { oldSlug: slug, newSlug, actorId, at: new Date(), afterContentUpdate })
   if (result.outcome === 'not_found') throw tagNotFound()
-  if (result.outcome === 'taken') throw slugConflict(newSlug)
+  // Taken meanwhile (the claim's unique index): name whoever holds it now.
+  if (result.outcome === 'taken') throw slugConflict(newSlug, (await slugHolder(payload, newSlug)) ?? 'tag')
   // Caches need nothing: the generations move once the rename commits (src/db/generations).
   return { slug: newSlug, contentCount: result.contentCount }
 }

@@ -12,6 +12,7 @@ import { engine, type ReorderCollection } from '../db/engine'
 import { ApiError } from '../errors'
 import { assertSlug, chooseSlug } from '../slug'
 import { withConflicts } from './conflicts'
+import { assertSlugFree, claimingWrite, isSlugHeld, slugConflict, slugHolder } from './slugClaims'
 import { type KindSpec, TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'
 import { WORKFLOW_CONTEXT, type WorkflowField } from './workflowGuard'
 import { recordedUpdate, reorderTaxonomy } from '../db/workflow'
@@ -63,6 +64,8 @@ const keyConflict = (kind: TaxonomyKind, key: string) =>
   new ApiError(409, 'slug.conflict', `The ${KINDS[kind].keyField} "${key}" is already in use.`, { slug: key, entity: kind })
 
 async function isTaken(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<boolean> {
+  // A surface's slug is global among tags, content and surfaces (./slugClaims).
+  if (kind === 'surface') return isSlugHeld(payload, key)
   const spec = KINDS[kind]
   const where: Where = { [spec.keyField]: { equals: key } }
   if (spec.parentField) where[spec.parentField] = { equals: parentId }
@@ -71,12 +74,13 @@ async function isTaken(payload: Payload, kind: TaxonomyKind, key: string, parent
 }
 
 async function assertFree(payload: Payload, kind: TaxonomyKind, key: string, parentId?: string): Promise<void> {
+  if (kind === 'surface') return assertSlugFree(payload, key)
   if (await isTaken(payload, kind, key, parentId)) throw keyConflict(kind, key)
 }
 
-/** A unique index still guards the race between the check and the write. */
-const guarded = <T>(kind: TaxonomyKind, key: string, write: () => Promise<T>): Promise<T> =>
-  withConflicts({ [KINDS[kind].keyField]: () => keyConflict(kind, key) }, write)
+/** A unique index still guards the race between the check and the write (for a surface, its claim). */
+const guarded = <T>(payload: Payload, kind: TaxonomyKind, key: string, write: () => Promise<T>): Promise<T> =>
+  kind === 'surface' ? claimingWrite(payload, key, 'surface', write) : withConflicts({ [KINDS[kind].keyField]: () => keyConflict(kind, key) }, write)
 
 export async function createNode(
   payload: Payload,
@@ -99,7 +103,7 @@ export async function createNode(
   // `data` passed the kind's create schema, built from the same field table as the collection
   // (endpoints/taxonomyWrites.ts): it is the collection's creation data, which the Local API names.
   const created = { ...data, [spec.keyField]: key, ...(spec.parentField ? { [spec.parentField]: parent!.id } : {}) } as CreateData
-  const doc = await guarded(kind, key, () => payloadWrite(() => payload.create({ collection: spec.collection, data: created, overrideAccess: true })))
+  const doc = await guarded(payload, kind, key, () => payloadWrite(() => payload.create({ collection: spec.collection, data: created, overrideAccess: true })))
   return toDto(kind, doc, parent?.key)
 }
 
@@ -139,6 +143,7 @@ export async function renameNode(
     expect: { [spec.keyField]: oldKey },
     set: { [spec.keyField]: newKey },
     domain: 'taxonomy',
+    ...(kind === 'surface' ? { slugClaim: { entity: 'surface' as const, slug: newKey } } : {}),
     event: {
       actorId: actor?.id ?? null,
       action: 'taxonomy.rename',
@@ -149,7 +154,7 @@ export async function renameNode(
       at: new Date(),
     },
   })
-  if (result === 'taken') throw keyConflict(kind, newKey)
+  if (result === 'taken') throw kind === 'surface' ? slugConflict(newKey, (await slugHolder(payload, newKey)) ?? 'surface') : keyConflict(kind, newKey)
   if (result === 'unchanged') throw notFoundError(kind)
   return toDto(kind, await findNode(payload, kind, newKey, parent?.id), parent?.key)
 }

@@ -5,7 +5,7 @@
  * REST) and changes such a field is refused with Payload's 400 ValidationError naming the
  * field and the operation to use instead.
  */
-import { type PayloadRequest, ValidationError } from 'payload'
+import { APIError, type PayloadRequest, ValidationError } from 'payload'
 
 import { ApiError, type FieldProblem } from '../errors'
 
@@ -73,8 +73,15 @@ function problemMessage(p: FieldProblem): string {
   return p.constraint === 'exists' ? `Nothing${value} exists to refer to.` : `Not valid${value} (${p.constraint}).`
 }
 
-/** A service's validation.failed as the console's ValidationError; other API errors keep their status. */
+/**
+ * A service's validation.failed as the console's ValidationError; a slug conflict as Payload's
+ * error with its status, its code leading the message the console shows and the spec's
+ * details (`{ code, slug, entity }`) as its data; other API errors keep their status.
+ */
 export function asConsoleError(collection: string, err: unknown): unknown {
+  if (err instanceof ApiError && err.code === 'slug.conflict') {
+    return new APIError(`${err.code}: ${err.message}`, err.status, { code: err.code, ...(err.details as object) }, true)
+  }
   if (err instanceof ApiError && err.code === 'validation.failed' && Array.isArray(err.details)) {
     const problems = err.details as FieldProblem[]
     return refusal(

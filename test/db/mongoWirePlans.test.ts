@@ -72,9 +72,15 @@ const cases = (): Case[] => [
     writes: ['update groups', 'insert moderation-events'],
   },
   {
-    name: 'tag rename (the tag, every holder, the rename record, the audit event)',
+    name: 'tag rename (the tag, its slug claim moved, every holder, the rename record, the audit event)',
     plan: () => plans.tagRenamePlan(A, { oldSlug: 'ml', newSlug: 'machine-learning', actorId: A, at }),
-    writes: ['update tags', 'update contents', 'insert tag-renames', 'insert moderation-events'],
+    writes: ['update tags', 'delete slug-claims', 'insert slug-claims', 'update contents', 'insert tag-renames', 'insert moderation-events'],
+  },
+  {
+    name: 'recorded update (surface rename: the slug claim moves with it)',
+    plan: () =>
+      plans.recordedUpdatePlan({ collection: 'surfaces', id: A, expect: { slug: 'a' }, set: { slug: 'b' }, domain: 'taxonomy', event, slugClaim: { entity: 'surface', slug: 'b' } }),
+    writes: ['update surfaces', 'delete slug-claims', 'insert slug-claims', 'insert moderation-events'],
   },
   {
     name: 'taxonomy reorder (the children read and checked, then each order)',

@@ -202,3 +202,56 @@ describe.runIf(sqlite)('a pushed database whose schema is not the release\'s', (
     check.close()
   }, 120_000)
 })
+
+describe.runIf(sqlite)('a release database holding a slug twice across tags, content and surfaces', () => {
+  let file: string
+  let server: ServerProcess
+  let itemId: string
+  let tagId: string
+
+  beforeAll(async () => {
+    file = fixtureCopy('collisions.db')
+    const db = new Database(file)
+    // An item with a tag's slug, one with a surface's, and a tag with a surface's: what the
+    // release let through (slugs were unique per collection only).
+    itemId = (db.prepare('SELECT id FROM content WHERE slug = ?').get(facts.content.approved) as { id: string }).id
+    db.prepare('UPDATE content SET slug = ? WHERE id = ?').run('academic', itemId)
+    db.prepare('UPDATE content SET slug = ? WHERE slug = ?').run('learn', facts.content.rejected)
+    tagId = (db.prepare("SELECT id FROM tags WHERE slug = 'accessibility'").get() as { id: string }).id
+    db.prepare('UPDATE tags SET slug = ? WHERE id = ?').run('discover', tagId)
+    db.close()
+    server = await start(file)
+  }, 180_000)
+
+  it('starts, reporting each collision and how it was resolved', () => {
+    const line = server.lines.find((l) => l.msg === 'migrations.slug_collisions')
+    expect(line?.level).toBe('warn')
+    expect(line?.collisions).toEqual(
+      expect.arrayContaining([
+        { slug: 'discover', kept: 'surface', entity: 'tag', id: tagId, resolution: 'left unclaimed: rename the tag' },
+        { slug: 'academic', kept: 'tag', entity: 'content', id: itemId, resolution: 'renamed to academic-2' },
+        expect.objectContaining({ slug: 'learn', kept: 'surface', entity: 'content', resolution: 'renamed to learn-2' }),
+      ]),
+    )
+    expect(line?.collisions).toHaveLength(3)
+  })
+
+  it('every other holder claims its slug once; the renamed items are served under their new slugs', async () => {
+    const db = new Database(file, { readonly: true })
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n
+    expect(count('SELECT count(*) AS n FROM slug_claims')).toBe(
+      count('SELECT count(*) AS n FROM content') + count('SELECT count(*) AS n FROM tags') - 1 + count('SELECT count(*) AS n FROM surfaces'),
+    )
+    expect(count("SELECT count(*) AS n FROM slug_claims GROUP BY slug ORDER BY n DESC LIMIT 1")).toBe(1)
+    expect(db.prepare("SELECT slug FROM content WHERE id = ?").get(itemId)).toEqual({ slug: 'academic-2' })
+    db.close()
+    expect((await call(server, 'GET', '/content/academic-2')).status).toBe(200)
+  })
+
+  it('from then on one slug, one holder: a submission with the surface’s slug is 409 naming the surface', async () => {
+    const login = await call(server, 'POST', '/auth/login', { email: facts.member.email, password: facts.member.password })
+    const answer = await call(server, 'POST', '/content/submit', { title: 'Discover', url: 'https://example.com/discover-again', slug: 'discover' }, login.body.data.accessToken)
+    expect(answer.status).toBe(409)
+    expect(answer.body.error).toMatchObject({ code: 'slug.conflict', details: { slug: 'discover', entity: 'surface' } })
+  })
+})

@@ -141,6 +141,8 @@ const COLLECTIONS: Record<string, Record<CollectionOp, RestGate>> = {
   },
   notifications: readOnlyFor('user.manage'),
   'tag-renames': readOnlyFor('tag.manage'),
+  // The global slugs' claims: written with their holders, never through REST.
+  'slug-claims': closed,
   // The moderation audit trail: written by the engines only, never edited or deleted.
   'moderation-events': readOnlyFor('content.moderate'),
   // Payload's internals: the key-value store is server-only. (No payload-jobs: follow-ups

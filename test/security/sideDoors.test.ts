@@ -49,6 +49,8 @@ const TABLE: Record<string, Entry> = {
   content: { read: has('content.moderate'), create: has('content.moderate'), update: has('content.moderate'), delete: nobody },
   notifications: readOnly(has('user.manage')),
   'tag-renames': readOnly(has('tag.manage')),
+  // The global slugs' claims: written only with their holders, never through REST.
+  'slug-claims': readOnly(nobody),
   'moderation-events': readOnly(has('content.moderate')),
   'payload-kv': readOnly(nobody),
   'payload-locked-documents': { read: consoleUsers, create: consoleUsers, update: consoleUsers, delete: either(has(...PERMISSIONS), ownInConsole) },
@@ -88,6 +90,7 @@ const FIELDS: Record<string, Record<string, FieldClass>> = {
   },
   notifications: { ...SYSTEM, user: 'system', kind: 'system', content: 'system', message: 'system', readAt: 'system' },
   'tag-renames': { ...SYSTEM, actor: 'system', oldSlug: 'system', newSlug: 'system', contentCount: 'system', at: 'system' },
+  'slug-claims': { id: 'system', slug: 'derived', entity: 'derived', owner: 'derived' },
   'moderation-events': {
     ...SYSTEM, actor: 'system', action: 'system', targetCollection: 'system', targetId: 'system', targetSlug: 'system',
     stateBefore: 'system', stateAfter: 'system', reason: 'system', at: 'system',

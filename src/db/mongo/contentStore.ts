@@ -39,9 +39,14 @@ const cachedPage = pageCache(2_000, 20_000)
 const BULK_CHUNK = 5000
 const BACKFILL_BATCH = 500
 
+
+/** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
+type SlugClaimDoc = { _id: ObjectId; slug: string; entity: 'content' | 'tag'; owner: string }
+const claimOf = (doc: { _id: ObjectId; slug: string }, entity: SlugClaimDoc['entity']): SlugClaimDoc => ({ _id: new ObjectId(), slug: doc.slug, entity, owner: doc._id.toHexString() })
 export function mongoContentStore(payload: Payload): ContentStore {
   const content = () => payloadCollection<ContentDoc>(payload, 'content')
   const tags = () => payloadCollection<TagDoc>(payload, 'tags')
+  const claims = () => payloadCollection<SlugClaimDoc>(payload, 'slug-claims')
 
   const readPage = async (q: ContentListQuery, version: string): Promise<ContentPage> => {
     const filter = contentFilter(q)
@@ -193,6 +198,8 @@ export function mongoContentStore(payload: Payload): ContentStore {
         const chunk = docs.slice(i, i + BULK_CHUNK)
         await inTransaction(payload, async ({ session }) => {
           await content().insertMany(chunk, { session })
+          // Each item claims its slug (global across tags, content and surfaces) in the same transaction.
+          await claims().insertMany(chunk.map((d) => claimOf(d, 'content')), { session })
         })
         generationsOf(payload.db).changed(['content'])
       }
@@ -213,6 +220,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
       const docs = rows.map((r) => tagDocOf(r, () => new ObjectId(), oid))
       await inTransaction(payload, async ({ session }) => {
         await tags().insertMany(docs, { session })
+        await claims().insertMany(docs.map((d) => claimOf(d, 'tag')), { session })
       })
       generationsOf(payload.db).changed(['taxonomy'])
     },

@@ -74,6 +74,12 @@ export function bulkLoadContent(file: string, batches: Iterable<NewContent[]>, p
            WHERE c.rowid >= ? AND j.type = 'text'`,
         ).run(firstRowid)
       }
+      // Each new item claims its slug (global across tags, content and surfaces): one that is held fails the load.
+      progress?.step('slug claims')
+      db.prepare(
+        `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner)
+         SELECT lower(hex(randomblob(12))), slug, 'content', id FROM ${CONTENT} WHERE rowid >= ?`,
+      ).run(firstRowid)
       if (isDeferred(`raw_version_${CONTENT}_insert`) && done > 0) {
         db.exec("UPDATE raw_versions SET n = n + 1 WHERE name = 'content'")
       }

@@ -160,6 +160,9 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
 }
 
 /** `contentVersion`: the content generation caches key on (src/db/generations), a memory read. */
+
+/** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
+export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner) VALUES (?, ?, ?, ?)`
 export function sqliteContentStore(file: string, contentVersion: () => string): ContentStore {
   const all = (sql: string, args: unknown[] = []) => {
     const stmt = statement(file, sql)
@@ -361,17 +364,21 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?17,
              (SELECT coalesce(max(url_key_ordinal) + 1, 0) FROM ${CONTENT} WHERE url_key = ?17))`,
         )
+        // Each item claims its slug (global across tags, content and surfaces) in the same transaction.
+        const claim = db.prepare(CLAIM_SLUG)
         const nextId = hexIdFactory()
         const CHUNK = 5000
         for (let i = 0; i < rows.length; i += CHUNK) {
           // One transaction per chunk: fast, and other writers are never locked out for long.
           db.transaction((chunk: NewContent[]) => {
             for (const r of chunk) {
+              const id = r.id ?? nextId()
               insert.run(
-                r.id ?? nextId(), r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
+                id, r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
                 r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
                 r.rejectionReason, r.createdAt, r.updatedAt, urlKeyOf(r.url),
               )
+              claim.run(nextId(), r.slug, 'content', id)
             }
           }).immediate(rows.slice(i, i + CHUNK))
         }
@@ -392,9 +399,14 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
       const insert = db.prepare(
         `INSERT INTO ${TAGS} (id, slug, label, facet_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
       )
+      const claim = db.prepare(CLAIM_SLUG)
       const nextId = hexIdFactory()
       db.transaction((all: NewTag[]) => {
-        for (const r of all) insert.run(r.id ?? nextId(), r.slug, r.label, r.facetId, r.createdAt, r.updatedAt)
+        for (const r of all) {
+          const id = r.id ?? nextId()
+          insert.run(id, r.slug, r.label, r.facetId, r.createdAt, r.updatedAt)
+          claim.run(nextId(), r.slug, 'tag', id)
+        }
       }).immediate(rows)
     },
   }

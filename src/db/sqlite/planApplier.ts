@@ -37,6 +37,7 @@ const TARGET_TABLES: Record<Target, string> = {
   'refresh-tokens': TABLES.refreshTokens,
   'moderation-events': TABLES.moderationEvents,
   'tag-renames': TABLES.tagRenames,
+  'slug-claims': TABLES.slugClaims,
   'follow-ups': 'raw_follow_ups',
 }
 

@@ -18,6 +18,7 @@ export const TABLES = {
   channels: 'channels',
   platforms: 'platforms',
   facets: 'facets',
+  slugClaims: 'slug_claims',
 } as const
 
 /** Payload's table of a collection or global slug (`tag-renames` → `tag_renames`). */

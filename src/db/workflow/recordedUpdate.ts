@@ -10,11 +10,13 @@ import type { RecordedUpdate, RecordedUpdateResult } from '../moderationEventTyp
 import { ref, type Step, type WritePlan } from '../writePlan'
 import { auditEventStep } from './auditEvent'
 import { cancelFollowUpsStep } from './followUpSteps'
+import { moveSlugClaimSteps } from './slugClaim'
 
 export function recordedUpdatePlan(u: RecordedUpdate): WritePlan {
   const steps: Step[] = [
     { op: 'update', target: u.collection, where: { id: ref(u.id), ...u.expect }, set: { ...u.set, updatedAt: u.event.at }, one: 'unchanged' },
     ...(u.cancelFollowUps ? [cancelFollowUpsStep(u.id)] : []),
+    ...(u.slugClaim ? moveSlugClaimSteps(u.slugClaim.entity, u.id, u.slugClaim.slug) : []),
     auditEventStep({ ...u.event, targetCollection: u.collection, targetId: u.id }),
   ]
   const last = steps.length - 1

@@ -1,7 +1,7 @@
 /**
- * A tag rename: the tag's slug (guarded by the slug the request read), every content item's
- * tagSlugs in place, the rename record and the audit event, all or nothing. A slug already
- * taken meets the unique index: `taken`.
+ * A tag rename: the tag's slug (guarded by the slug the request read) and its claim among the
+ * global slugs, every content item's tagSlugs in place, the rename record and the audit event,
+ * all or nothing. A slug already taken (by a tag, an item or a surface) meets a unique index: `taken`.
  */
 import type { Payload } from 'payload'
 
@@ -10,8 +10,9 @@ import { newHexId } from '../ids'
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
 import { DONE, ref, type WritePlan } from '../writePlan'
 import { auditEventStep } from './auditEvent'
+import { moveSlugClaimSteps } from './slugClaim'
 
-const CONTENT_STEP = 1
+const CONTENT_STEP = 3
 
 export function tagRenamePlan(tagId: string, input: TagRenameInput): WritePlan {
   const at = input.at
@@ -22,6 +23,8 @@ export function tagRenamePlan(tagId: string, input: TagRenameInput): WritePlan {
     onUnique: 'taken',
     steps: [
       { op: 'update', target: 'tags', where: { id: ref(tagId), slug: input.oldSlug }, set: { slug: input.newSlug, updatedAt: at }, one: 'not_found' },
+      // The new slug claimed among tags, content and surfaces: held by anyone, the plan ends `taken`.
+      ...moveSlugClaimSteps('tag', tagId, input.newSlug),
       { op: 'replaceInArray', target: 'content', field: 'tagSlugs', from: input.oldSlug, to: input.newSlug, set: { updatedAt: at } },
       {
         op: 'insert',

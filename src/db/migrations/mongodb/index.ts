@@ -1,9 +1,15 @@
 import * as migration_20261125_062744_service_indexes from './20261125_062744_service_indexes';
+import * as migration_20261127_060000_slug_claims from './20261127_060000_slug_claims';
 
 export const migrations = [
   {
     up: migration_20261125_062744_service_indexes.up,
     down: migration_20261125_062744_service_indexes.down,
     name: '20261125_062744_service_indexes'
+  },
+  {
+    up: migration_20261127_060000_slug_claims.up,
+    down: migration_20261127_060000_slug_claims.down,
+    name: '20261127_060000_slug_claims'
   },
 ];

@@ -1,6 +1,7 @@
 import * as migration_20261125_062146_initial from './20261125_062146_initial';
 import * as migration_20261125_062357_service_objects from './20261125_062357_service_objects';
 import * as migration_20261125_071500_search_meaning from './20261125_071500_search_meaning';
+import * as migration_20261127_054909_slug_claims from './20261127_054909_slug_claims';
 
 export const migrations = [
   {
@@ -11,11 +12,16 @@ export const migrations = [
   {
     up: migration_20261125_062357_service_objects.up,
     down: migration_20261125_062357_service_objects.down,
-    name: '20261125_062357_service_objects'
+    name: '20261125_062357_service_objects',
   },
   {
     up: migration_20261125_071500_search_meaning.up,
     down: migration_20261125_071500_search_meaning.down,
-    name: '20261125_071500_search_meaning'
+    name: '20261125_071500_search_meaning',
+  },
+  {
+    up: migration_20261127_054909_slug_claims.up,
+    down: migration_20261127_054909_slug_claims.down,
+    name: '20261127_054909_slug_claims'
   },
 ];
