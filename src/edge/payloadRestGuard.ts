@@ -4,6 +4,8 @@
  * answers some malformed requests with a 500. Those are refused here next, each with the status
  * that says what is wrong, never a 5xx:
  * - `limit`, `page` or `depth` that is not a small whole number (`limit=1e309`): 400;
+ * - a `where` or `sort` through a hidden field, or comparing a date with text that is no
+ *   date (./payloadQueryChecks): 400;
  * - the versions routes of a collection or global without versions: 404;
  * - `/api/<auth collection>/verify/...` where email verification is off: 404;
  * - an upload's file that is not on disk (a media record whose file is gone): 404;
@@ -21,6 +23,7 @@ import { getPayload, type SanitizedConfig } from 'payload'
 
 import { FILE_NAME_PROBLEM, unsafeFileName } from '../media/uploadChecks'
 import { CROSS_ORIGIN, isCrossOriginWrite } from './crossOrigin'
+import { queryRefusal } from './payloadQueryChecks'
 import { type Refusal, refusalResponse } from './refusal'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 
@@ -64,6 +67,8 @@ export function restRefusal(config: SanitizedConfig, method: string, url: URL): 
   }
   const collection = config.collections.find((c) => c.slug === first)
   if (!collection) return null
+  const query = queryRefusal(config, collection.slug, url.search)
+  if (query) return query
   if (second === 'versions' && !collection.versions) return notFound('Versions')
   if (second === 'verify' && !(collection.auth && collection.auth.verify)) return notFound('Verification')
   if (second === 'file' && third && collection.upload && (method === 'GET' || method === 'HEAD')) {

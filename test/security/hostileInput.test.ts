@@ -177,3 +177,73 @@ describe('the hostile-input corpus: 0 answers of 5xx', () => {
     expect(problems).toEqual([])
   })
 })
+
+describe('round 3 of the corpus: announced sizes, foreign origins, encodings inside XML, dates that are no dates', () => {
+  /** Only the head of a request, announcing a body that never comes: the answer must not wait for it. */
+  function announce(method: string, path: string, headers: Record<string, string>): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers)
+            .map(([k, v]) => `${k}: ${v}\r\n`)
+            .join('')}Content-Length: ${512 * 1024 * 1024}\r\nConnection: close\r\n\r\n`,
+        ),
+      )
+      let out = ''
+      socket.on('data', (d) => (out += d))
+      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(out)?.[1])))
+      socket.on('error', reject)
+      setTimeout(() => socket.destroy(), 3_000)
+    })
+  }
+
+  it('every write route (API, Payload REST, console endpoints) announcing 512 MiB: 413 at once, unread', async () => {
+    const writes = [...v1Targets, ...payloadTargets].filter((t) => t.method !== 'GET')
+    for (const t of writes) {
+      const status = await announce(t.method, t.path, { 'Content-Type': 'application/json', Cookie: cookie, Authorization: `Bearer ${token}`, Origin: `http://127.0.0.1:${port}` })
+      if (status !== 413) problems.push(`${t.method} ${t.path} announcing 512 MiB → ${status}`)
+    }
+    expect(problems).toEqual([])
+  }, 120_000)
+
+  it('every Payload REST and console write with the session cookie from a foreign origin: 403 auth.cross_origin', async () => {
+    for (const t of payloadTargets.filter((x) => x.method !== 'GET')) {
+      for (const origin of ['https://evil.example', 'null', 'http://localhost:5173']) {
+        const answer = await send(t.method, t.path, { headers: { cookie, origin, 'Content-Type': 'application/json' }, body: '{}' })
+        if (answer.status !== 403 || !answer.text.includes('auth.cross_origin')) problems.push(`${t.method} ${t.path} from ${origin} → ${answer.status}`)
+      }
+    }
+    expect(problems).toEqual([])
+  }, 120_000)
+
+  it('SVG uploads in every encoding trick: refused, never a 5xx', async () => {
+    const svg = (prolog: string) => Buffer.from(`${prolog}<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)
+    const tricks: [string, Buffer][] = [
+      ['ISO-2022-JP declared, ESC shifts', Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-2022-JP"?><svg xmlns="http://www.w3.org/2000/svg">'), Buffer.from([0x1b, 0x24, 0x42]), Buffer.from('<!--'), Buffer.from([0x1b, 0x28, 0x42]), Buffer.from('<script>alert(1)</script>--></svg>')])],
+      ['UTF-16LE with a mark', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(svg('').toString('latin1'), 'utf16le')])],
+      ['UTF-16BE without a mark', Buffer.from(svg('').toString('latin1'), 'utf16le').swap16()],
+      ['UTF-7 declared', svg('<?xml version="1.0" encoding="UTF-7"?>')],
+      ['windows-1252 declared', svg("<?xml version='1.0' encoding='windows-1252'?>")],
+      ['invalid UTF-8', Buffer.concat([svg(''), Buffer.from([0xc0, 0xaf])])],
+    ]
+    for (const [name, bytes] of tricks) {
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/svg+xml' }), 'logo.svg')
+      const res = await fetch(`http://127.0.0.1:${port}/api/media`, { method: 'POST', headers: { cookie, origin: `http://127.0.0.1:${port}` }, body: form })
+      if (res.status !== 400) problems.push(`${name} → ${res.status} ${(await res.text()).slice(0, 120)}`)
+    }
+    expect(problems).toEqual([])
+  })
+
+  it('every date field of every collection compared with text that is no date: 400, never a 5xx', async () => {
+    const app = await testApp()
+    for (const c of app.config.collections) {
+      for (const f of c.flattenedFields.filter((x) => x.type === 'date')) {
+        const answer = await send('GET', `/api/${c.slug}?where[${f.name}][less_than]=yesterday`, { headers: { cookie } })
+        check(`GET /api/${c.slug} where ${f.name} < yesterday`, answer, false)
+        if (answer.status === 200) problems.push(`${c.slug}.${f.name} compared with "yesterday" → 200`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+})
