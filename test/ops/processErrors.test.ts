@@ -46,6 +46,7 @@ describe('one server process: a failing request is that request’s error', () =
     ['timer', 200, 'process.uncaught_exception', 'fatal'],
     ['orphan', 200, 'process.unhandled_rejection', 'error'],
     ['orphan-client-error', 200, 'process.unhandled_rejection', 'warn'],
+    ['payload', 400, 'process.unhandled_rejection', 'warn'],
   ]
   it.each(cases)('/fault/%s: answered %i, one %s line at %s, and the same process serves the next request', async (how, status, msg, level) => {
     const pid = String(server.child.pid)
@@ -68,7 +69,7 @@ describe('one server process: a failing request is that request’s error', () =
 
   it('a failure is never logged at info', () => {
     const faults = server.lines.filter((l) => ['request.failed', 'process.uncaught_exception', 'process.unhandled_rejection'].includes(l.msg))
-    expect(faults.length).toBeGreaterThanOrEqual(7)
+    expect(faults.length).toBeGreaterThanOrEqual(8)
     expect(faults.filter((l) => l.level === 'info')).toEqual([])
   })
 })

@@ -1,7 +1,8 @@
 /**
  * test/ops/support/apiServer.ts with pages that fail in every way a handler can, for
  * test/ops/processErrors.test.ts: `/fault/<how>` throws or rejects (or leaves an error behind
- * in a timer, an emitter or an orphaned promise); `/ok` answers 200 with the process id.
+ * in a timer, an emitter or an orphaned promise; `/fault/payload` runs the review's query in
+ * Payload, which leaves a rejection behind); `/ok` answers 200 with the process id.
  */
 import { EventEmitter } from 'node:events'
 
@@ -51,6 +52,16 @@ await runServer(config, async () => {
     payload,
     api: (req, res, security) => serveApi(dispatchApi, req, res, payload, origin, security),
     other: (req, res) => {
+      if (req.url === '/fault/payload') {
+        // The review's query, as a tag.manage holder: Payload answers 400 and leaves a rejection behind.
+        const user = { id: '0123456789abcdef01234567', collection: 'users', roles: [{ permissions: ['tag.manage'] }] }
+        return payload
+          .find({ collection: 'tag-renames', where: { 'actor.roles.name': { equals: 'admin' } }, overrideAccess: false, user: user as never })
+          .then(
+            () => void res.writeHead(200).end('found'),
+            (err: { status?: number }) => void res.writeHead(err.status ?? 500).end('refused'),
+          )
+      }
       const how = /^\/fault\/([a-z-]+)$/.exec(req.url ?? '')?.[1]
       if (how && FAULTS[how]) {
         const failed = FAULTS[how]()
