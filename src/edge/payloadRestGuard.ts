@@ -155,12 +155,33 @@ async function missingPreference(config: SanitizedConfig, request: Request, url:
   return found.totalDocs === 0 ? notFound('Preference') : null
 }
 
+/**
+ * Payload's method-override read (its admin panel's relationship options, list filters: `POST`
+ * with `X-Payload-HTTP-Method-Override: GET` and the query as a form body) as the GET it stands
+ * for, so that it meets the same checks and Payload sees the same request; any other request as
+ * it is. Payload does the same turn (handleEndpoints) after these checks would have run.
+ */
+async function asRead(request: Request): Promise<Request> {
+  if (request.method !== 'POST') return request
+  const override = request.headers.get('x-payload-http-method-override') ?? request.headers.get('x-http-method-override')
+  const type = request.headers.get('content-type')?.toLowerCase() ?? ''
+  if (override !== 'GET' || !type.startsWith('application/x-www-form-urlencoded')) return request
+  const url = new URL(request.url)
+  const body = new URLSearchParams(await request.text())
+  for (const [name, value] of body) url.searchParams.append(name, value)
+  const headers = new Headers(request.headers)
+  for (const name of ['content-type', 'content-length', 'x-payload-http-method-override', 'x-http-method-override']) headers.delete(name)
+  return new Request(url, { method: 'GET', headers, signal: request.signal })
+}
+
 /** Wraps one of Payload's REST handlers. */
 export function guardPayloadRest<C>(config: Promise<SanitizedConfig> | SanitizedConfig, handler: RouteHandler<C>): RouteHandler<C> {
-  return async (request, context) => {
-    const url = new URL(request.url)
+  return async (incoming, context) => {
     const sanitized = await config
-    if (isCrossOriginWrite(request.method, request.headers, request.url)) return refusalResponse(CROSS_ORIGIN)
+    // Checked on the request as sent: a method-override read comes from the console's own pages too.
+    if (isCrossOriginWrite(incoming.method, incoming.headers, incoming.url)) return refusalResponse(CROSS_ORIGIN)
+    const request = await asRead(incoming)
+    const url = new URL(request.url)
     const refusal = restRefusal(sanitized, request.method, url) ?? (await bodyRefusal(request)) ?? (await missingPreference(sanitized, request, url))
     if (refusal) return refusalResponse(refusal)
     const answer = await handler(request, context)
