@@ -45,6 +45,10 @@ export default buildConfig({
     avatar: 'default',
     components: {
       afterNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
+      // The queue in one click (the header) or one key (q), from anywhere in the console.
+      actions: ['/app/(payload)/admin/_components/QueueShortcut#QueueShortcut'],
+      // Lists come back as they were left (filter, sort, page); content opens at what needs a decision.
+      providers: ['/app/(payload)/admin/_components/ListMemory#ListMemory'],
       // The landing page's tiles (pending, decisions chart, top tags, recent activity) above Payload's collection list.
       beforeDashboard: ['/app/(payload)/admin/_components/Dashboard#Dashboard'],
       views: {

@@ -78,7 +78,15 @@ export const Content: CollectionConfig = {
     // rule) through the raw_content_url_key index (src/db).
     { name: 'urlKey', type: 'text', admin: { hidden: true, readOnly: true } },
     { name: 'urlKeyOrdinal', type: 'number', defaultValue: 0, admin: { hidden: true, readOnly: true } },
-    { name: 'tagSlugs', type: 'json', defaultValue: [], validate: validateTagSlugs },
+    {
+      name: 'tagSlugs',
+      type: 'json',
+      label: 'Tags',
+      defaultValue: [],
+      validate: validateTagSlugs,
+      // Chosen from the existing tags (search as you type), not typed as JSON.
+      admin: { components: { Field: '/app/(payload)/admin/_components/TagSlugsField#TagSlugsField' } },
+    },
     { name: 'group', type: 'relationship', relationTo: 'groups' },
     { name: 'channel', type: 'relationship', relationTo: 'channels', validate: validateChannel },
     { name: 'platform', type: 'relationship', relationTo: 'platforms' },

@@ -96,4 +96,16 @@ const refused = (path: string) =>
     },
   })
 
-export const userConsoleEndpoints = [login, firstRegister, refused('/forgot-password'), refused('/reset-password'), refused('/unlock')]
+/**
+ * GET /api/users/console-permissions: the signed-in user's effective permissions, for the
+ * console's own components (which act on them). The user document Payload hands the browser is
+ * read with the user's own access, so a user who may not read roles (a moderator) sees role ids,
+ * never the permissions they hold.
+ */
+const consolePermissions = consoleEndpoint('users', {
+  method: 'get',
+  path: '/console-permissions',
+  handler: async ({ user }) => ({ data: { permissions: user!.permissions } }),
+})
+
+export const userConsoleEndpoints = [login, firstRegister, consolePermissions, refused('/forgot-password'), refused('/reset-password'), refused('/unlock')]

@@ -1,5 +1,6 @@
 // One command to see the product: builds if needed, then serves the admin panel and the API
-// on embedded SQLite with the demo data and a documented admin account.
+// on embedded SQLite with the demo data and a documented admin account, saying at each step
+// what it does, how long that usually takes, and how long it took.
 // Secrets are generated once into data/demo-secrets.json (git-ignored) and reused.
 import { execSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -31,16 +32,35 @@ const env = {
   ...process.env,
 }
 
+const started = Date.now()
+const seconds = (from) => `${Math.round((Date.now() - from) / 1000)} s`
+const step = (n, text) => console.log(`\n[demo ${n}/2] ${text}`)
+
 if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server.js')) {
-  console.log('Building the app (first run only)...')
+  step(1, 'Building the app: first run only, usually 1-3 minutes on 2 cores (Next compiles the console, esbuild the server)...')
+  const from = Date.now()
   execSync('npm run build', { stdio: 'inherit', env })
+  console.log(`[demo 1/2] Built in ${seconds(from)}.`)
+} else {
+  step(1, 'Already built (delete .next/ to build again).')
 }
 
-console.log(`
-  Admin panel: http://localhost:${env.PORT}/admin
-    sign in as ${env.BOOTSTRAP_ADMIN_EMAIL} / ${process.env.BOOTSTRAP_ADMIN_PASSWORD ? '(your BOOTSTRAP_ADMIN_PASSWORD)' : env.BOOTSTRAP_ADMIN_PASSWORD}
-  API:         http://localhost:${env.PORT}/api/v1/meta
-`)
+step(2, `Starting the server: migrations, then the demo data on a new database (about 10-20 s). Its log lines follow.`)
 const child = spawn(process.execPath, [...serverNodeFlags(), 'dist/server.js'], { env, stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))
+
+// Announce the addresses once the server answers /ready, not before.
+const base = `http://localhost:${env.PORT}`
+for (let ready = false; !ready && child.exitCode === null; ) {
+  await new Promise((r) => setTimeout(r, 500))
+  ready = await fetch(`${base}/api/v1/ready`).then((r) => r.ok, () => false)
+}
+if (child.exitCode === null) {
+  console.log(`
+[demo] Ready after ${seconds(started)}.
+  Admin panel: ${base}/admin
+    sign in as ${env.BOOTSTRAP_ADMIN_EMAIL} / ${process.env.BOOTSTRAP_ADMIN_PASSWORD ? '(your BOOTSTRAP_ADMIN_PASSWORD)' : env.BOOTSTRAP_ADMIN_PASSWORD}
+  API:         ${base}/api/v1/meta
+`)
+}

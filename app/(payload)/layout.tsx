@@ -1,6 +1,8 @@
 /* Payload's admin layout, as its template generates it; its server function answers refusals with their status. */
 import config from '@payload-config'
 import '@payloadcms/next/css'
+// The console's theme over Payload's (contrast, target sizes): after Payload's own styles.
+import './custom.css'
 import { handleServerFunctions, RootLayout } from '@payloadcms/next/layouts'
 import type { ServerFunctionClient } from 'payload'
 import React from 'react'

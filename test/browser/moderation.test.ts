@@ -44,14 +44,14 @@ describe('moderation queue in the admin console (Chromium)', () => {
     await approveRow.getByRole('button', { name: 'Approve' }).click()
     await expect.poll(() => approveRow.count(), { timeout: 15_000 }).toBe(0)
     // The row leaves at once (optimistically); the server's answer is the toast.
-    await page.getByText('Approved 1 item.').waitFor({ timeout: 30_000 })
+    await page.locator('.payload-toast-container .toast-success', { hasText: 'Approved “Approve me in the browser”.' }).waitFor({ timeout: 30_000 })
 
     await rejectRow.getByRole('button', { name: 'Reject' }).click()
     // The reason field opens in the queue's reject bar (one for row and bulk rejects), focused.
     await page.locator('input[name="rejection-reason"]').fill('Duplicate of an existing item')
     await page.getByRole('button', { name: 'Confirm reject' }).click()
     await expect.poll(() => rejectRow.count(), { timeout: 15_000 }).toBe(0)
-    await page.getByText('Rejected 1 item.').waitFor({ timeout: 30_000 })
+    await page.locator('.payload-toast-container .toast-success', { hasText: 'Rejected “Reject me in the browser”.' }).waitFor({ timeout: 30_000 })
     await screenshot(page, 'moderation-queue-after')
     await page.close()
 

@@ -22,7 +22,7 @@ export function ConsolePage({ initPageResult, params, searchParams, title, child
       user={req.user || undefined}
       visibleEntities={visibleEntities}
     >
-      <Gutter>
+      <Gutter className="console-view">
         <h1 style={{ marginTop: 24 }}>{title}</h1>
         {children}
       </Gutter>

@@ -4,22 +4,20 @@
  * are read-only: these buttons call the same services as the API (POST
  * /api/content/moderation/<id>/<action>), each checking its permission.
  */
-import { Button, toast, useAuth, useDocumentInfo, useFormFields } from '@payloadcms/ui'
+import { Button, toast, useDocumentInfo, useFormFields } from '@payloadcms/ui'
 import { useRouter } from 'next/navigation'
 import React, { useState } from 'react'
 
-import { permissionsOfUser } from '../../../../access/userPermissions'
-import type { User } from '../../../../payload-types'
+import { useConsolePermissions } from './useConsolePermissions'
 
 export function ContentModerationActions() {
   const { id } = useDocumentInfo()
-  const { user } = useAuth<User>()
   const status = useFormFields(([fields]) => fields.status?.value as string | undefined)
   const isActive = useFormFields(([fields]) => fields.isActive?.value as boolean | undefined)
   const router = useRouter()
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
-  const permissions = permissionsOfUser(user)
+  const permissions = useConsolePermissions() ?? []
   const canModerate = status === 'pending' && isActive !== false && permissions.includes('content.approve')
   const canDelete = isActive !== false && permissions.includes('content.delete')
   const canRestore = isActive === false && permissions.includes('content.delete')

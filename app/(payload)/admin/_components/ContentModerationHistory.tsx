@@ -1,20 +1,18 @@
 'use client'
 /** A content item's audit trail in its sidebar: every approve, reject, delete and restore, newest first. */
-import { useAuth, useDocumentInfo, useFormFields } from '@payloadcms/ui'
+import { useDocumentInfo, useFormFields } from '@payloadcms/ui'
 import React, { useEffect, useState } from 'react'
 
-import { permissionsOfUser } from '../../../../access/userPermissions'
-import type { User } from '../../../../payload-types'
 import type { ModerationEventDto } from '../../../../src/services/moderationEvents'
+import { useConsolePermissions } from './useConsolePermissions'
 
 export function ContentModerationHistory() {
   const { id } = useDocumentInfo()
-  const { user } = useAuth<User>()
   // Refetch when a moderation action changes the item.
   const status = useFormFields(([fields]) => fields.status?.value as string | undefined)
   const isActive = useFormFields(([fields]) => fields.isActive?.value as boolean | undefined)
   const [events, setEvents] = useState<ModerationEventDto[] | null>(null)
-  const allowed = permissionsOfUser(user).includes('content.moderate')
+  const allowed = useConsolePermissions()?.includes('content.moderate') ?? false
   useEffect(() => {
     if (!id || !allowed) return
     let live = true
@@ -33,14 +31,14 @@ export function ContentModerationHistory() {
       {events === null ? (
         <p>Loading…</p>
       ) : events.length === 0 ? (
-        <p style={{ opacity: 0.7 }}>No moderation yet.</p>
+        <p style={{ color: 'var(--theme-elevation-650)' }}>No moderation yet.</p>
       ) : (
         <ul style={{ listStyle: 'none', padding: 0, margin: '8px 0 0', fontSize: 13 }}>
           {events.map((e) => (
             <li key={e.id} data-action={e.action} style={{ marginBottom: 6 }}>
               <strong>{e.action}</strong> by {e.actor ? (e.actor.email ?? e.actor.id) : 'system'}
               <br />
-              <span style={{ opacity: 0.7 }}>{new Date(e.at).toLocaleString()}</span>
+              <span style={{ color: 'var(--theme-elevation-650)' }}>{new Date(e.at).toLocaleString()}</span>
               {e.stateBefore || e.stateAfter ? ` · ${e.stateBefore ?? '—'} → ${e.stateAfter ?? '—'}` : ''}
               {e.reason ? <em> — “{e.reason}”</em> : null}
             </li>

@@ -3,7 +3,10 @@
  * The queue's rows, preview pane and actions. Keyboard: j/k move, a approve, r reject (the
  * reason field takes focus; Enter confirms, Escape cancels), x select. Actions are optimistic:
  * the row leaves at once and comes back, with an error, if the server refuses. Each action
- * posts to /api/content/moderation/<id>/<action> (the same services as the API).
+ * posts to /api/content/moderation/<id>/<action> (the same services as the API). The pending
+ * count is exact after each decision (the server's count less the decisions it may not have
+ * seen yet); the selected row and each decision are announced through a live region; a new
+ * toast replaces the last one instead of piling up.
  */
 import { Button, toast } from '@payloadcms/ui'
 import { useRouter } from 'next/navigation'
@@ -32,15 +35,41 @@ async function moderate(id: string, action: 'approve' | 'reject', reason?: strin
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)
 
-export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[]; canApprove: boolean }) {
+/** One toast for decisions and one for errors: each new one replaces the last. */
+const DECISION_TOAST = 'moderation-decision'
+const ERROR_TOAST = 'moderation-error'
+
+type Props = { rows: QueueItem[]; total: number; offset: number; canApprove: boolean }
+
+/**
+ * Items decided from this page. Kept outside the component: the refresh after a decision may
+ * remount it with a count another server process computed before it saw the decision (a write
+ * is served by every process within 50 ms, not at once), and the count must not go back up.
+ */
+const decidedHere = new Set<string>()
+
+/**
+ * The refresh after a decision waits past the service's cross-process freshness bound (every
+ * process serves a write within 50 ms): answered sooner by another worker, its count could still
+ * hold the decided item while its rows no longer did.
+ */
+const REFRESH_AFTER_MS = 100
+
+export function ModerationList({ rows: initial, total, offset, canApprove }: Props) {
   const router = useRouter()
-  const [rows, setRows] = useState(initial)
+  const undecided = useCallback((list: QueueItem[]) => list.filter((r) => !decidedHere.has(r.id)), [])
+  const [rows, setRows] = useState(() => undecided(initial))
+  // The server's count less the decisions it has not seen yet (those still among its rows).
+  const [, setDecisions] = useState(0)
+  const [announcement, setAnnouncement] = useState('')
+  const pending = total - initial.filter((r) => decidedHere.has(r.id)).length
   const [active, setActive] = useState(0)
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [rejecting, setRejecting] = useState<'row' | 'bulk' | null>(null)
   const [reason, setReason] = useState('')
   const reasonRef = useRef<HTMLInputElement>(null)
-  useEffect(() => setRows(initial), [initial])
+  // A decided item stays gone even when a refresh answered before its process saw the decision.
+  useEffect(() => setRows(undecided(initial)), [initial, undecided])
   useEffect(() => {
     if (rejecting) reasonRef.current?.focus()
   }, [rejecting])
@@ -57,14 +86,20 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
       setRejecting(null)
       setReason('')
       const failures = (await Promise.all(targets.map(async (t) => [t.id, await moderate(t.id, action, why)] as const))).filter(([, e]) => e)
+      const failed = new Set(failures.map(([id]) => id))
       if (failures.length > 0) {
-        const failed = new Set(failures.map(([id]) => id))
         setRows((r) => before.filter((x) => failed.has(x.id) || r.some((y) => y.id === x.id)))
-        toast.error(failures[0]![1]!)
+        toast.error(failures[0]![1]!, { id: ERROR_TOAST })
       }
-      const done = targets.length - failures.length
-      if (done > 0) toast.success(`${action === 'approve' ? 'Approved' : 'Rejected'} ${done} item${done === 1 ? '' : 's'}.`)
-      if (done > 0) router.refresh()
+      const succeeded = targets.filter((t) => !failed.has(t.id))
+      if (succeeded.length === 0) return
+      for (const t of succeeded) decidedHere.add(t.id)
+      setDecisions((n) => n + succeeded.length)
+      const verb = action === 'approve' ? 'Approved' : 'Rejected'
+      const what = succeeded.length === 1 ? `“${succeeded[0]!.title}”` : `${succeeded.length} items`
+      toast.success(`${verb} ${what}.`, { id: DECISION_TOAST })
+      setAnnouncement(`${verb} ${what}.`)
+      setTimeout(() => router.refresh(), REFRESH_AFTER_MS)
     },
     [rows, router],
   )
@@ -96,7 +131,32 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
   const [keysReady, setKeysReady] = useState(false)
   useEffect(() => setKeysReady(true), [])
 
-  if (rows.length === 0) return <p className="moderation-empty">Nothing is waiting for review.</p>
+  // The selected row, announced as the keys move it.
+  useEffect(() => {
+    if (keysReady && current) setAnnouncement(`${active + 1} of ${rows.length}: ${current.title}`)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active])
+
+  const count = (
+    <p className="moderation-count">
+      {pending} pending submission{pending === 1 ? '' : 's'}
+      {pending > rows.length ? ` (showing ${rows.length ? offset + 1 : 0}–${offset + rows.length})` : ''}
+    </p>
+  )
+  const announcer = (
+    <div role="status" aria-live="polite" className="queue-announcer" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' }}>
+      {announcement}
+    </div>
+  )
+
+  if (rows.length === 0)
+    return (
+      <>
+        {count}
+        {announcer}
+        <p className="moderation-empty">Nothing is waiting for review.</p>
+      </>
+    )
 
   const confirmReject = () => {
     const why = reason.trim() || undefined
@@ -128,6 +188,8 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
 
   return (
     <div className="moderation-queue" data-keys={keysReady ? 'ready' : undefined}>
+      {count}
+      {announcer}
       {canApprove && (
         <div className="queue-bulk" style={{ display: 'flex', gap: 12, alignItems: 'center', margin: '12px 0', flexWrap: 'wrap' }}>
           <Button buttonStyle="secondary" size="small" disabled={selected.size === 0} onClick={() => void act(rows.filter((r) => selected.has(r.id)), 'approve')}>
@@ -137,7 +199,7 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
             Reject selected ({selected.size})
           </Button>
           {rejecting === 'bulk' && reasonField}
-          <span style={{ opacity: 0.7, fontSize: 12 }}>Keys: j/k move · a approve · r reject · x select</span>
+          <span style={{ color: 'var(--theme-elevation-650)', fontSize: 12 }}>Keys: j/k move · a approve · r reject · x select</span>
         </div>
       )}
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 340px', gap: 24, alignItems: 'start' }}>
@@ -172,11 +234,11 @@ export function ModerationList({ rows: initial, canApprove }: { rows: QueueItem[
                   )}
                   <td style={cell}>
                     <a href={`/admin/collections/content/${row.id}`}>{row.title}</a>
-                    <div style={{ fontSize: 12, opacity: 0.7 }}>{[row.group, row.platform, ...row.tagSlugs].filter(Boolean).join(' · ') || '—'}</div>
+                    <div style={{ fontSize: 12, color: 'var(--theme-elevation-650)' }}>{[row.group, row.platform, ...row.tagSlugs].filter(Boolean).join(' · ') || '—'}</div>
                   </td>
                   <td style={{ ...cell, fontSize: 13 }}>
                     {row.submitter?.email ?? '—'}
-                    <div style={{ opacity: 0.7 }}>{timeAgo(row.createdAt)} ago</div>
+                    <div style={{ color: 'var(--theme-elevation-650)' }}>{timeAgo(row.createdAt)} ago</div>
                   </td>
                   {canApprove && (
                     <td style={{ ...cell, whiteSpace: 'nowrap' }}>

@@ -82,11 +82,7 @@ export async function ModerationQueueView({ initPageResult, params, searchParams
             <button type="submit" className="btn btn--style-primary btn--size-small" style={{ margin: 0 }}>Apply</button>
             <a href="/admin/moderation">Clear</a>
           </form>
-          <p className="moderation-count">
-            {page.total} pending submission{page.total === 1 ? '' : 's'}
-            {page.total > page.items.length ? ` (showing ${page.items.length ? page.offset + 1 : 0}–${page.offset + page.items.length})` : ''}
-          </p>
-          <ModerationList rows={page.items} canApprove={held.includes('content.approve')} />
+          <ModerationList rows={page.items} total={page.total} offset={page.offset} canApprove={held.includes('content.approve')} />
           <p style={{ display: 'flex', gap: 16 }}>
             {page.offset > 0 && <a href={link(Math.max(0, page.offset - page.limit))} className="queue-prev">← Previous</a>}
             {page.offset + page.items.length < page.total && <a href={link(page.offset + page.limit)} className="queue-next">Next →</a>}

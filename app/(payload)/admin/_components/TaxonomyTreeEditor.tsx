@@ -31,7 +31,7 @@ const CSS = `
 .taxonomy-node__row.drop-before { border-top-color: var(--theme-success-500, #2563eb); }
 .taxonomy-node__row.drop-after { border-bottom-color: var(--theme-success-500, #2563eb); }
 .taxonomy-node__row.is-inactive .taxonomy-node__label { opacity: 0.55; text-decoration: line-through; }
-.taxonomy-node__handle { color: var(--theme-elevation-400); user-select: none; }
+.taxonomy-node__handle { color: var(--theme-elevation-650); user-select: none; }
 .taxonomy-node__swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px; }
 .taxonomy-node__spacer { flex: 1; }
 .taxonomy-tree button { font: inherit; font-size: 12px; padding: 2px 8px; border-radius: 3px; cursor: pointer;

@@ -1,0 +1,27 @@
+'use client'
+/** The header's link to the moderation queue and its key, `q` (./QueueShortcut decides who sees it). */
+import Link from 'next/link'
+import { usePathname, useRouter } from 'next/navigation'
+import React, { useEffect } from 'react'
+
+const QUEUE = '/admin/moderation'
+const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)
+
+export function QueueShortcutLink() {
+  const router = useRouter()
+  const pathname = usePathname()
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'q' || e.metaKey || e.ctrlKey || e.altKey || typing(e.target) || pathname === QUEUE) return
+      e.preventDefault()
+      router.push(QUEUE)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [pathname, router])
+  return (
+    <Link href={QUEUE} className="queue-shortcut btn btn--style-secondary btn--size-small" aria-keyshortcuts="q" title="Moderation queue (q)" style={{ margin: 0 }}>
+      Queue
+    </Link>
+  )
+}
