@@ -41,35 +41,27 @@ const FAULTS: Record<string, () => void | Promise<void>> = {
   },
 }
 
-await runServer(config, async () => {
-  const { getPayload } = await import('payload')
-  const { serveApi } = await import('../../../src/edge/nodeAdapter')
-  const { dispatchApi } = await import('../../../endpoints')
-  const payloadConfig = (await import('../../../payload.config')).default
-  const payload = await getPayload({ config: payloadConfig, cron: true })
-  const origin = `http://127.0.0.1:${config.port}`
-  return {
-    payload,
-    api: (req, res, security) => serveApi(dispatchApi, req, res, payload, origin, security),
-    other: (req, res) => {
-      if (req.url === '/fault/payload') {
-        // The review's query, as a tag.manage holder: Payload answers 400 and leaves a rejection behind.
-        const user = { id: '0123456789abcdef01234567', collection: 'users', roles: [{ permissions: ['tag.manage'] }] }
-        return payload
-          .find({ collection: 'tag-renames', where: { 'actor.roles.name': { equals: 'admin' } }, overrideAccess: false, user: user as never })
-          .then(
-            () => void res.writeHead(200).end('found'),
-            (err: { status?: number }) => void res.writeHead(err.status ?? 500).end('refused'),
-          )
-      }
-      const how = /^\/fault\/([a-z-]+)$/.exec(req.url ?? '')?.[1]
-      if (how && FAULTS[how]) {
-        const failed = FAULTS[how]()
-        // The faults that leave an error behind answer first, as a handler that went on would.
-        if (how === 'timer' || how.startsWith('orphan')) res.writeHead(200).end('answered')
-        return failed
-      }
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end(String(process.pid))
-    },
-  }
-})
+const { apiApp } = await import('./apiApp')
+
+await runServer(config, () =>
+  apiApp(config.port, (payload) => (req, res) => {
+    if (req.url === '/fault/payload') {
+      // The review's query, as a tag.manage holder: Payload answers 400 and leaves a rejection behind.
+      const user = { id: '0123456789abcdef01234567', collection: 'users', roles: [{ permissions: ['tag.manage'] }] }
+      return payload
+        .find({ collection: 'tag-renames', where: { 'actor.roles.name': { equals: 'admin' } }, overrideAccess: false, user: user as never })
+        .then(
+          () => void res.writeHead(200).end('found'),
+          (err: { status?: number }) => void res.writeHead(err.status ?? 500).end('refused'),
+        )
+    }
+    const how = /^\/fault\/([a-z-]+)$/.exec(req.url ?? '')?.[1]
+    if (how && FAULTS[how]) {
+      const failed = FAULTS[how]()
+      // The faults that leave an error behind answer first, as a handler that went on would.
+      if (how === 'timer' || how.startsWith('orphan')) res.writeHead(200).end('answered')
+      return failed
+    }
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end(String(process.pid))
+  }),
+)
