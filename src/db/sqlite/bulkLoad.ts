@@ -18,8 +18,8 @@ import { connection, withBulkCache } from './connection'
 import { TABLES } from './tables'
 
 const CONTENT = TABLES.content
-/** The insert triggers whose per-row work finishBulk() does for the whole load. */
-const DEFERRED_TRIGGERS = ['raw_content_ai', `raw_version_${CONTENT}_insert`]
+/** The insert triggers whose per-row work is done below for the whole load. */
+const DEFERRED_TRIGGERS = ['raw_content_ai', `raw_version_${CONTENT}_insert`, 'raw_content_tc_ai']
 
 type SchemaObject = { name: string; sql: string }
 
@@ -80,6 +80,8 @@ export function bulkLoadContent(file: string, batches: Iterable<NewContent[]>, p
         `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner)
          SELECT lower(hex(randomblob(12))), slug, 'content', id FROM ${CONTENT} WHERE rowid >= ?`,
       ).run(firstRowid)
+      // One entry for the search corpus instead of one per row: "everything changed, read it whole".
+      if (isDeferred('raw_content_tc_ai') && done > 0) db.exec('INSERT INTO raw_content_text_changes(row) VALUES (-1)')
       if (isDeferred(`raw_version_${CONTENT}_insert`) && done > 0) {
         db.exec("UPDATE raw_versions SET n = n + 1 WHERE name = 'content'")
       }

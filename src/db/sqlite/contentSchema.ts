@@ -31,6 +31,9 @@ type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknow
 
 type SchemaObject = { type: 'table' | 'index' | 'trigger'; name: string }
 
+/** The record of changed rows the search corpus follows (./searchCorpus), kept by these triggers. */
+export const TEXT_CHANGE_TRIGGERS = ['raw_content_tc_ai', 'raw_content_tc_au', 'raw_content_tc_ad', 'raw_content_tc_prune']
+
 /** The counters' triggers: every write to a domain's tables, updates and deletes of the tables it refers to. */
 function counterTriggers(): string[] {
   const out: string[] = []
@@ -52,7 +55,7 @@ function counterTriggers(): string[] {
 export function requiredObjects(): SchemaObject[] {
   const of = (type: SchemaObject['type'], names: string[]) => names.map((name) => ({ type, name }))
   return [
-    ...of('table', [FTS_TABLE, 'raw_content_tags', 'raw_versions', 'raw_follow_ups', 'raw_rate_limits']),
+    ...of('table', [FTS_TABLE, 'raw_content_tags', 'raw_versions', 'raw_follow_ups', 'raw_rate_limits', 'raw_content_text_changes']),
     ...of('index', [
       'raw_content_list',
       'raw_content_alpha',
@@ -66,7 +69,7 @@ export function requiredObjects(): SchemaObject[] {
       'raw_content_tags_row',
       'raw_follow_ups_due',
     ]),
-    ...of('trigger', ['raw_content_ai', 'raw_content_au_text', 'raw_content_au_tags', 'raw_content_ad', ...counterTriggers()]),
+    ...of('trigger', ['raw_content_ai', 'raw_content_au_text', 'raw_content_au_tags', 'raw_content_ad', ...TEXT_CHANGE_TRIGGERS, ...counterTriggers()]),
   ]
 }
 

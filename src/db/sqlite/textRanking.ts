@@ -24,7 +24,7 @@
  * match.
  */
 import { VersionedCache, VersionedValue } from '../versionedCache'
-import { readCorpus, type Corpus } from './searchCorpus'
+import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
 import { readWordScores, rememberTokens } from './wordReading'
 import { decodeWord, wordScoresBytes, type WordScores } from './wordScores'
@@ -44,6 +44,8 @@ export type RankedMatches = {
 /** The ranker of one database file. */
 export function textRanker(file: string) {
   const corpusValue = new VersionedValue<Corpus>('search_corpus')
+  // The latest corpus built: the next version's is followed from it (./searchCorpus), not read whole.
+  let latest: Corpus | undefined
   // Kept from a word's second ask: every kept word is memory the collector counts against its
   // next full collection (~28 KB a word at 1M items), and most words of new searches are asked once.
   const wordCache = new VersionedCache<WordScores>('search_terms', MAX_CACHED_WORDS, MAX_CACHED_SCORE_BYTES, wordScoresBytes, {
@@ -57,7 +59,10 @@ export function textRanker(file: string) {
      * says which of them pass the query's other filters.
      */
     async rank(version: string, words: string[], need: number, keep?: (rows: Int32Array) => Set<number>): Promise<RankedMatches> {
-      const corpus = await corpusValue.get(version, async () => readCorpus(serviceReader(file)))
+      const corpus = await corpusValue.get(version, async () => {
+        const reader = serviceReader(file)
+        return (latest = latest ? updateCorpus(reader, latest) : readCorpus(reader))
+      })
       // The query's new words tokenized together (one statement for all of them).
       rememberTokens(serviceReader(file), words)
       const lists: WordScores[] = []

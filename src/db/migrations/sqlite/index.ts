@@ -2,6 +2,7 @@ import * as migration_20261125_062146_initial from './20261125_062146_initial';
 import * as migration_20261125_062357_service_objects from './20261125_062357_service_objects';
 import * as migration_20261125_071500_search_meaning from './20261125_071500_search_meaning';
 import * as migration_20261127_054909_slug_claims from './20261127_054909_slug_claims';
+import * as migration_20261127_090000_text_changes from './20261127_090000_text_changes';
 
 export const migrations = [
   {
@@ -23,5 +24,10 @@ export const migrations = [
     up: migration_20261127_054909_slug_claims.up,
     down: migration_20261127_054909_slug_claims.down,
     name: '20261127_054909_slug_claims'
+  },
+  {
+    up: migration_20261127_090000_text_changes.up,
+    down: migration_20261127_090000_text_changes.down,
+    name: '20261127_090000_text_changes'
   },
 ];
