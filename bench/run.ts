@@ -32,6 +32,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { progress, type Progress } from '../scripts/progress'
+import { mixedPhases, mixedTable, PHASES } from './mixed'
 import type { ContentDto } from '../src/services/content'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -49,6 +50,9 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const FRESHNESS_TRIALS = Number(process.env.BENCH_FRESHNESS_TRIALS ?? 20)
 const WRK = '/usr/bin/wrk'
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30)
+const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1)
+const MIXED_METRICS_TOKEN = 'bench-metrics-token-0123456789'
 const GENERATOR = process.env.BENCH_LOAD ?? (existsSync(WRK) ? 'wrk' : 'autocannon')
 const CLOCK_TICKS = Number(execSync('getconf CLK_TCK').toString().trim()) || 100
 const CPUS = os.cpus().length
@@ -75,6 +79,9 @@ const env: NodeJS.ProcessEnv = {
   // One serving process unless a row says otherwise (production's default is one per CPU).
   WEB_CONCURRENCY: '1',
   SEED_DEMO: 'false',
+  // The mixed row reads the server's event-loop delay from its metrics, and submits past the default hourly limit.
+  METRICS_TOKEN: MIXED_METRICS_TOKEN,
+  RATE_LIMIT_SUBMIT: '1000000/3600',
 }
 const logDir = path.join(dbDir, 'logs')
 mkdirSync(logDir, { recursive: true })
@@ -159,8 +166,11 @@ function logLines(name: string): number {
   }
 }
 
-/** `paths`: one per request, never reused across runs (cold searches nobody asked before); `next` is the first unused. */
-type Load = { url: string; headers?: Record<string, string>; expect304?: boolean; paths?: { list: string[]; next: number } }
+/**
+ * `paths`: one per request, never reused across runs (cold searches nobody asked before); `next`
+ * is the first unused. `cycle`: paths asked in turn, over and over (the mixed row's read mix).
+ */
+type Load = { url: string; headers?: Record<string, string>; expect304?: boolean; paths?: { list: string[]; next: number }; cycle?: string[] }
 
 /** The next `count` unused paths of a load (each path is asked once in the whole run). */
 function takePaths(load: Load, count: number): string[] {
@@ -206,6 +216,7 @@ function runWrk(load: Load, seconds: number): Promise<LoadResult> {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '30s']
   for (const [k, v] of Object.entries(load.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (load.paths) args.push('-s', pathsScript(takePaths(load, pathsFor(seconds))))
+  else if (load.cycle) args.push('-s', pathsScript(load.cycle))
   args.push(load.url)
   const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
   const script = `${WRK} ${quoted}; read -a s < /proc/$$/stat; echo "CHILD_TICKS $(( s[15] + s[16] ))"`
@@ -221,9 +232,9 @@ function runWrk(load: Load, seconds: number): Promise<LoadResult> {
 }
 
 async function runAutocannon(load: Load, seconds: number): Promise<LoadResult> {
-  const paths = load.paths ? takePaths(load, pathsFor(seconds)) : []
+  const paths = load.paths ? takePaths(load, pathsFor(seconds)) : (load.cycle ?? [])
   let n = 0
-  const requests = load.paths ? [{ setupRequest: (req: { path: string }) => ({ ...req, path: paths[n++ % paths.length]! }) }] : undefined
+  const requests = paths.length ? [{ setupRequest: (req: { path: string }) => ({ ...req, path: paths[n++ % paths.length]! }) }] : undefined
   const before = process.cpuUsage()
   const r = await autocannon({ url: load.url, connections: CONNECTIONS, duration: seconds, headers: load.headers, timeout: 30, requests })
   const used = process.cpuUsage(before)
@@ -497,7 +508,7 @@ async function main() {
     return `/api/v1/content?q=${a}%20${b}`
   })
 
-  const ROWS = 10 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS
+  const ROWS = 10 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS + PHASES.length * MIXED_ROUNDS
   bar = progress('bench', ROWS, 'rows')
   const pid = server.pid!
   const rows: Row[] = []
@@ -575,6 +586,30 @@ async function main() {
   else log('no admin token or platform: the freshness row is skipped')
   await stop(workers)
 
+  // Reads while content changes: the mixed row, on the first server (one worker), alone now.
+  const tagList = ((await (await fetch(`${api}/tags?limit=20`)).json()) as { data: { slug: string }[] }).data.map((t) => t.slug)
+  const queries = Array.from({ length: 100 }, (_, i) => `${GENERAL[(i * 37) % GENERAL.length]} ${GENERAL[(i * 53 + 11) % GENERAL.length]}`)
+  const mixed = apiToken
+    ? await mixedPhases({
+        api,
+        token: apiToken,
+        tags: tagList,
+        queries,
+        seconds: MIXED_SECONDS,
+        rounds: MIXED_ROUNDS,
+        load: async (paths, seconds) => {
+          const r = await measureWindow(`mixed, ${seconds}s`, pid, async () => undefined, () => runLoad({ url: base, cycle: paths }, seconds))
+          return { rps: r.rps, p50: r.p50, p99: r.p99, unexpected: r.unexpected }
+        },
+        stall: async () => {
+          const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${MIXED_METRICS_TOKEN}` } })).text()
+          return Number(/^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m.exec(text)?.[1] ?? NaN) * 1000
+        },
+        log,
+      })
+    : []
+  if (!apiToken) log('no admin token: the mixed row is skipped')
+
   // The logging cost: two fresh servers, identical but for LOG_LEVEL, in alternating rounds.
   await stop(server)
   const info = start('server-info-compare', 'npm', ['start'])
@@ -639,7 +674,10 @@ async function main() {
     `- request.completed lines the info server wrote during the first row: ${loggedLines} (captured stdout)`,
     `- server peak RSS of any one process over its rows: **${serverPeak} MB**`,
   ].join('\n')
-  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n`
+  const mixedMd = mixed.length
+    ? `\n## Reads while content changes (the mixed row, one worker, ${MIXED_SECONDS}s a phase)\n\n${mixedTable(mixed)}\n`
+    : ''
+  const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n${mixedMd}`
   process.stdout.write(`${md}\n`)
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
   writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? 'latest.md'), md)

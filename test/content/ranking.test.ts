@@ -107,9 +107,10 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
 
   it('never lists pending, rejected or inactive matches, and counts only what it lists', async () => {
     const terms = [GENERAL[7]!, GENERAL[8]!]
+    // Hidden matches exist (in the hidden index: the public one holds public rows only).
     const hidden = await sqlite().execute({
-      sql: `SELECT count(*) AS n FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid
-            WHERE raw_content_fts MATCH ? AND (c.status <> 'approved' OR c.is_active = 0)`,
+      sql: `SELECT count(*) AS n FROM raw_content_fts_hidden f JOIN content c ON c.rowid = f.rowid
+            WHERE raw_content_fts_hidden MATCH ? AND (c.status <> 'approved' OR c.is_active = 0)`,
       args: [terms.map((t) => `"${t}"`).join(' OR ')],
     })
     expect(Number(hidden.rows[0].n)).toBeGreaterThan(0)
@@ -136,8 +137,8 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('text search ranking f
     const terms = [GENERAL[12]!, GENERAL[13]!]
     const before = await searchAll(`q=${terms.join('%20')}`)
     const pending = await sqlite().execute({
-      sql: `SELECT c.id, c.slug FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid
-            WHERE raw_content_fts MATCH ? AND c.status = 'pending' AND c.is_active = 1 LIMIT 1`,
+      sql: `SELECT c.id, c.slug FROM raw_content_fts_hidden f JOIN content c ON c.rowid = f.rowid
+            WHERE raw_content_fts_hidden MATCH ? AND c.status = 'pending' AND c.is_active = 1 LIMIT 1`,
       args: [terms.map((t) => `"${t}"`).join(' OR ')],
     })
     const newcomer = pending.rows[0]

@@ -104,3 +104,34 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
 function rowids0(): number {
   return Number(reader().get('SELECT min(rowid) FROM content')![0])
 }
+
+describe.runIf(sqlite)('the public text index holds public rows only (SQLite)', () => {
+  let admin: string
+  let member: string
+  beforeAll(async () => {
+    app = await testApp()
+    admin = (await app.request('POST', '/v1/auth/login', { body: { email: 'admin@example.com', password: 'admin-password-123' }, headers: { 'x-forwarded-for': '10.9.9.8' } })).body.data.accessToken
+    const { createUser, login } = await import('../auth/helpers')
+    const m = await createUser(app)
+    member = (await login(app, m.email, m.password)).accessToken
+  })
+
+  it('a pending submission leaves the public statistics as they were; its approval moves them', async () => {
+    const before = readCorpus(reader())
+    const submitted = await app.request('POST', '/v1/content/submit', { token: member, body: { title: 'Quasar telemetry pipelines', url: 'https://example.com/quasar-telemetry', description: 'Telemetry for quasars.' } })
+    expect(submitted.status).toBe(201)
+    const pending = readCorpus(reader())
+    expect([pending.rows, pending.avgdl]).toEqual([before.rows, before.avgdl])
+    expect((await app.request('POST', `/v1/content/${submitted.body.data.slug}/approve`, { token: admin })).status).toBe(200)
+    expect(readCorpus(reader()).rows).toBe(before.rows + 1)
+  })
+
+  it("moderators' searches find what the public index does not hold: pending with status=pending, both with status=all", async () => {
+    const submitted = await app.request('POST', '/v1/content/submit', { token: member, body: { title: 'Quasar dashboards for operators', url: 'https://example.com/quasar-dashboards' } })
+    expect(submitted.status).toBe(201)
+    const slugs = async (query: string, token?: string) => (await app.request('GET', `/v1/content?q=quasar&${query}`, { token })).body.data.map((d: { slug: string }) => d.slug)
+    expect(await slugs('')).toEqual(['quasar-telemetry-pipelines'])
+    expect(await slugs('status=pending', admin)).toEqual(['quasar-dashboards-for-operators'])
+    expect((await slugs('status=all', admin)).sort()).toEqual(['quasar-dashboards-for-operators', 'quasar-telemetry-pipelines'])
+  })
+})

@@ -24,7 +24,7 @@ type Db = InstanceType<typeof Database>
 const require = createRequire(import.meta.url)
 
 /** Tables a backup of this service must hold (Payload's and the service's own). */
-const EXPECTED_TABLES = [TABLES.content, TABLES.tags, 'users', 'raw_content_fts', 'raw_content_tags', 'raw_versions']
+const EXPECTED_TABLES = [TABLES.content, TABLES.tags, 'users', 'raw_content_fts', 'raw_content_fts_hidden', 'raw_content_tags', 'raw_versions']
 
 export class BackupError extends Error {}
 

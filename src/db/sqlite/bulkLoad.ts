@@ -15,11 +15,12 @@ import type { BulkProgress, NewContent } from '../contentTypes'
 import { hexIdFactory } from '../ids'
 import { urlKeyOf } from '../../urlNormalize'
 import { connection, withBulkCache } from './connection'
+import { FTS_TABLE, HIDDEN_FTS_TABLE, PUBLIC_ROW } from './contentSchema'
 import { TABLES } from './tables'
 
 const CONTENT = TABLES.content
 /** The insert triggers whose per-row work is done below for the whole load. */
-const DEFERRED_TRIGGERS = ['raw_content_ai', `raw_version_${CONTENT}_insert`, 'raw_content_tc_ai']
+const DEFERRED_TRIGGERS = ['raw_content_ai', 'raw_content_ai_public', 'raw_content_ai_hidden', `raw_version_${CONTENT}_insert`, 'raw_content_tc_ai']
 
 type SchemaObject = { name: string; sql: string }
 
@@ -63,10 +64,13 @@ export function bulkLoadContent(file: string, batches: Iterable<NewContent[]>, p
       const isDeferred = (name: string) => triggers.some((t) => t.name === name)
       if (isDeferred('raw_content_ai')) {
         progress?.step('text index')
-        db.prepare(
-          `INSERT INTO raw_content_fts(rowid, title, description)
-           SELECT rowid, title, coalesce(description, '') FROM ${CONTENT} WHERE rowid >= ?`,
-        ).run(firstRowid)
+        // Public rows to the public index, the others to the hidden one (./contentSchema).
+        for (const [table, where] of [[FTS_TABLE, PUBLIC_ROW], [HIDDEN_FTS_TABLE, `NOT (${PUBLIC_ROW})`]] as const) {
+          db.prepare(
+            `INSERT INTO ${table}(rowid, title, description)
+             SELECT rowid, title, coalesce(description, '') FROM ${CONTENT} c WHERE c.rowid >= ? AND ${where}`,
+          ).run(firstRowid)
+        }
         progress?.step('tag index')
         db.prepare(
           `INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid)

@@ -13,8 +13,15 @@ import { TABLES, tableOf } from './tables'
 
 const CONTENT = TABLES.content
 
-/** The text index over title and description (./textRanking reads its parts). */
+/**
+ * The text index over title and description of public rows (approved, active): the public
+ * ranking's statistics are its own (./textRanking reads its parts). Every other row is in
+ * HIDDEN_FTS_TABLE, where moderators' searches find it; triggers keep each row in its index.
+ */
 export const FTS_TABLE = 'raw_content_fts'
+export const HIDDEN_FTS_TABLE = 'raw_content_fts_hidden'
+/** A row the public sees, as SQL on `c` (the content table). */
+export const PUBLIC_ROW = "c.status = 'approved' AND c.is_active = 1"
 /** Its columns, in order: each row's docsize record holds one length per column. */
 export const FTS_COLUMNS = ['title', 'description'] as const
 /**
@@ -30,6 +37,9 @@ export const FTS_RANK = `bm25(${FTS_WEIGHTS.map((w) => w.toFixed(1)).join(', ')}
 type Db = { exec(sql: string): unknown; prepare(sql: string): { get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[] } }
 
 type SchemaObject = { type: 'table' | 'index' | 'trigger'; name: string }
+
+/** The triggers that keep each row in its text index (public or hidden). */
+export const TEXT_INDEX_TRIGGERS = ['raw_content_ai_public', 'raw_content_ai_hidden', 'raw_content_au_text', 'raw_content_au_text_hidden']
 
 /** The record of changed rows the search corpus follows (./searchCorpus), kept by these triggers. */
 export const TEXT_CHANGE_TRIGGERS = ['raw_content_tc_ai', 'raw_content_tc_au', 'raw_content_tc_ad', 'raw_content_tc_prune']
@@ -55,7 +65,7 @@ function counterTriggers(): string[] {
 export function requiredObjects(): SchemaObject[] {
   const of = (type: SchemaObject['type'], names: string[]) => names.map((name) => ({ type, name }))
   return [
-    ...of('table', [FTS_TABLE, 'raw_content_tags', 'raw_versions', 'raw_follow_ups', 'raw_rate_limits', 'raw_content_text_changes']),
+    ...of('table', [FTS_TABLE, HIDDEN_FTS_TABLE, 'raw_content_tags', 'raw_versions', 'raw_follow_ups', 'raw_rate_limits', 'raw_content_text_changes']),
     ...of('index', [
       'raw_content_list',
       'raw_content_alpha',
@@ -69,7 +79,7 @@ export function requiredObjects(): SchemaObject[] {
       'raw_content_tags_row',
       'raw_follow_ups_due',
     ]),
-    ...of('trigger', ['raw_content_ai', 'raw_content_au_text', 'raw_content_au_tags', 'raw_content_ad', ...TEXT_CHANGE_TRIGGERS, ...counterTriggers()]),
+    ...of('trigger', ['raw_content_ai', ...TEXT_INDEX_TRIGGERS, 'raw_content_au_tags', 'raw_content_ad', ...TEXT_CHANGE_TRIGGERS, ...counterTriggers()]),
   ]
 }
 
@@ -104,9 +114,11 @@ export function checkContentSchema(db: Db): void {
   )
   const missing = requiredObjects().filter((o) => !present.has(`${o.type} ${o.name}`))
   if (missing.length > 0) throw new MissingSchemaObjects(missing)
-  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(FTS_TABLE) as { sql: string }
-  const rank = (db.prepare(`SELECT v FROM ${FTS_TABLE}_config WHERE k = 'rank'`).get() as { v: string } | undefined)?.v
-  if (!sql.includes(`tokenize = ${FTS_TOKENIZE}`) || rank !== FTS_RANK) throw new TextIndexSettings(`${sql}; rank ${rank ?? 'bm25()'}`)
+  for (const table of [FTS_TABLE, HIDDEN_FTS_TABLE]) {
+    const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as { sql: string }
+    const rank = (db.prepare(`SELECT v FROM ${table}_config WHERE k = 'rank'`).get() as { v: string } | undefined)?.v
+    if (!sql.includes(`tokenize = ${FTS_TOKENIZE}`) || rank !== FTS_RANK) throw new TextIndexSettings(`${sql}; rank ${rank ?? 'bm25()'}`)
+  }
 }
 
 /** Rebuilds the FTS and tag tables when their rows drifted from the content table; gathers statistics once. */
@@ -115,11 +127,17 @@ export function repairContentIndexes(db: Db): void {
   let rebuilt = false
   try {
     const counts = db
-      .prepare(`SELECT (SELECT count(*) FROM ${CONTENT}) AS c, (SELECT count(*) FROM ${FTS_TABLE}) AS f`)
-      .get() as { c: number; f: number }
-    if (counts.c !== counts.f) {
+      .prepare(
+        `SELECT (SELECT count(*) FROM ${CONTENT} c WHERE ${PUBLIC_ROW}) AS p, (SELECT count(*) FROM ${CONTENT} c WHERE NOT (${PUBLIC_ROW})) AS h,
+           (SELECT count(*) FROM ${FTS_TABLE}) AS f, (SELECT count(*) FROM ${HIDDEN_FTS_TABLE}) AS fh`,
+      )
+      .get() as { p: number; h: number; f: number; fh: number }
+    if (counts.p !== counts.f || counts.h !== counts.fh) {
       db.exec(`DELETE FROM ${FTS_TABLE}`)
-      db.exec(`INSERT INTO ${FTS_TABLE}(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM ${CONTENT}`)
+      db.exec(`DELETE FROM ${HIDDEN_FTS_TABLE}`)
+      db.exec(`INSERT INTO ${FTS_TABLE}(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM ${CONTENT} c WHERE ${PUBLIC_ROW}`)
+      db.exec(`INSERT INTO ${HIDDEN_FTS_TABLE}(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM ${CONTENT} c WHERE NOT (${PUBLIC_ROW})`)
+      db.exec("INSERT INTO raw_content_text_changes(row) VALUES (-1)")
       db.exec('DELETE FROM raw_content_tags')
       db.exec(
         `INSERT OR IGNORE INTO raw_content_tags(tag, content_rowid)

@@ -18,7 +18,7 @@ import type {
 import { indexedTerms } from '../searchTerms'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
-import { checkContentSchema, repairContentIndexes } from './contentSchema'
+import { checkContentSchema, FTS_TABLE, HIDDEN_FTS_TABLE, repairContentIndexes } from './contentSchema'
 import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { TABLES } from './tables'
@@ -88,9 +88,16 @@ function buildFilter(q: ContentListQuery): Built {
   let ranked = false
   const terms = indexedTerms(q.text?.terms ?? [])
   if (terms.length > 0) {
-    from = `raw_content_fts f JOIN ${CONTENT} c ON c.rowid = f.rowid`
-    where.push('raw_content_fts MATCH ?')
-    args.push(ftsQuery(terms))
+    if (isPublicView(q)) {
+      from = `${FTS_TABLE} f JOIN ${CONTENT} c ON c.rowid = f.rowid`
+      where.push(`${FTS_TABLE} MATCH ?`)
+      args.push(ftsQuery(terms))
+    } else {
+      // Moderators' views: both indexes, each row ranked by its own index's bm25 (./contentSchema).
+      from = `(SELECT rowid, rank FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?
+               UNION ALL SELECT rowid, rank FROM ${HIDDEN_FTS_TABLE} WHERE ${HIDDEN_FTS_TABLE} MATCH ?) f JOIN ${CONTENT} c ON c.rowid = f.rowid`
+      args.push(ftsQuery(terms), ftsQuery(terms))
+    }
     ranked = true
   } else if (q.text?.terms.length) {
     where.push('0') // only stop words: nothing matches (../searchTerms)

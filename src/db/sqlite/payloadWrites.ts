@@ -71,10 +71,14 @@ const sqlOf = (stmt: InStatement): string => (typeof stmt === 'string' ? stmt : 
 function gateAutocommitWrites(client: Client): void {
   const execute = client.execute.bind(client) as (stmt: InStatement, args?: unknown) => Promise<ResultSet>
   const batch = client.batch.bind(client)
+  // A read first: the long-lived connection reloads a schema another connection changed (a bulk
+  // load drops and re-creates triggers and indexes). Left to the write itself, that reload failed
+  // the first write through the text index's triggers with "no such table: content".
+  const fresh = () => execute('SELECT 1 FROM sqlite_master LIMIT 1')
   client.execute = ((stmt: InStatement, args?: unknown) =>
-    WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(() => execute(stmt, args)) : execute(stmt, args)) as Client['execute']
+    WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(async () => (await fresh(), execute(stmt, args))) : execute(stmt, args)) as Client['execute']
   client.batch = ((stmts: InStatement[], mode?: TransactionMode) =>
-    stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s))) ? underWriteGate(() => batch(stmts, mode)) : batch(stmts, mode)) as Client['batch']
+    stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s))) ? underWriteGate(async () => (await fresh(), batch(stmts, mode))) : batch(stmts, mode)) as Client['batch']
 }
 
 /** Makes the adapter's client open its write transactions as described above. */

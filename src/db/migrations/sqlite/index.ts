@@ -3,6 +3,7 @@ import * as migration_20261125_062357_service_objects from './20261125_062357_se
 import * as migration_20261125_071500_search_meaning from './20261125_071500_search_meaning';
 import * as migration_20261127_054909_slug_claims from './20261127_054909_slug_claims';
 import * as migration_20261127_090000_text_changes from './20261127_090000_text_changes';
+import * as migration_20261127_100000_public_text_index from './20261127_100000_public_text_index';
 
 export const migrations = [
   {
@@ -29,5 +30,10 @@ export const migrations = [
     up: migration_20261127_090000_text_changes.up,
     down: migration_20261127_090000_text_changes.down,
     name: '20261127_090000_text_changes'
+  },
+  {
+    up: migration_20261127_100000_public_text_index.up,
+    down: migration_20261127_100000_public_text_index.down,
+    name: '20261127_100000_public_text_index'
   },
 ];

@@ -1,0 +1,152 @@
+/**
+ * The mixed row of `npm run bench`: reads while content changes, as a busy deployment runs. One
+ * read mix under the load generator (60% the newest page, 20% a tag's page, 20% a two-word search
+ * from a fixed set of 100 queries; every path asked first, so the phases start warm), in phases
+ * that alternate the writes beside it: none, one submission a second, one submission and one
+ * approval a second, ten submissions a second. Each phase reports the reads' req/s, p50 and p99,
+ * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
+ * reset by the scrape before the phase) and the writes' own latency; and its throughput against the
+ * no-write phase of the same round.
+ */
+export type PhaseLoad = { rps: number; p50: number; p99: number; unexpected: number }
+
+export type MixedPhase = {
+  name: string
+  submissionsPerSecond: number
+  approvalsPerSecond: number
+}
+
+export const PHASES: MixedPhase[] = [
+  { name: 'no writes', submissionsPerSecond: 0, approvalsPerSecond: 0 },
+  { name: '1 submission a second', submissionsPerSecond: 1, approvalsPerSecond: 0 },
+  { name: '1 submission + 1 approval a second', submissionsPerSecond: 1, approvalsPerSecond: 1 },
+  { name: '10 submissions a second', submissionsPerSecond: 10, approvalsPerSecond: 0 },
+]
+
+export type MixedResult = PhaseLoad & {
+  phase: string
+  round: number
+  stallMs: number
+  writes: number
+  writeP50: number
+  writeP99: number
+  failedWrites: number
+}
+
+type Options = {
+  api: string
+  token: string
+  /** Tag slugs for the tag pages, and the 100 two-word queries. */
+  tags: string[]
+  queries: string[]
+  seconds: number
+  rounds: number
+  /** Runs the load generator over `paths` (cycled) for `seconds`. */
+  load(paths: string[], seconds: number): Promise<PhaseLoad>
+  /** The server's longest event-loop delay since the last call, in ms. */
+  stall(): Promise<number>
+  log(msg: string): void
+}
+
+/** The read mix, 60/20/20, in a fixed shuffled order (wrk cycles through it). */
+export function readMix(tags: string[], queries: string[]): string[] {
+  const paths: string[] = []
+  for (let i = 0; i < 300; i++) paths.push('/api/v1/content')
+  for (let i = 0; i < 100; i++) paths.push(`/api/v1/content?tags=${tags[i % tags.length]}`)
+  for (let i = 0; i < 100; i++) paths.push(`/api/v1/content?q=${queries[i % queries.length]!.replace(' ', '%20')}`)
+  // A fixed shuffle (the same order every run).
+  let seed = 42
+  for (let i = paths.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    const j = seed % (i + 1)
+    ;[paths[i], paths[j]] = [paths[j]!, paths[i]!]
+  }
+  return paths
+}
+
+const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN)
+
+/** The writers of one phase: submissions (and approvals of the last submissions) at their rates, each timed. */
+function writers(o: Options, phase: MixedPhase, round: number) {
+  const times: number[] = []
+  let failed = 0
+  let n = 0
+  const submitted: string[] = []
+  /** The write's answer body, timed to its last byte; undefined when it failed. */
+  const timed = async (f: () => Promise<Response>): Promise<unknown> => {
+    const t = performance.now()
+    try {
+      const res = await f()
+      const body: unknown = await res.json().catch(() => undefined)
+      if (!res.ok) failed += 1
+      return res.ok ? body : undefined
+    } catch {
+      failed += 1
+      return undefined
+    } finally {
+      times.push(performance.now() - t)
+    }
+  }
+  const post = (path: string, body?: unknown) =>
+    fetch(`${o.api}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${o.token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  const submit = async () => {
+    n += 1
+    const body = (await timed(() => post('/content/submit', { title: `Mixed round ${round} ${phase.submissionsPerSecond}/s item ${n} ${Date.now()}`, url: `https://example.com/mixed/${round}/${Date.now()}/${n}` }))) as { data?: { slug?: string } } | undefined
+    if (body?.data?.slug) submitted.push(body.data.slug)
+  }
+  const approve = async () => {
+    const slug = submitted.shift()
+    if (slug) await timed(() => post(`/content/${slug}/approve`))
+  }
+  const timers: NodeJS.Timeout[] = []
+  if (phase.submissionsPerSecond > 0) timers.push(setInterval(() => void submit(), 1000 / phase.submissionsPerSecond))
+  // Approvals half a period after the submissions, of the item submitted before.
+  if (phase.approvalsPerSecond > 0) setTimeout(() => timers.push(setInterval(() => void approve(), 1000 / phase.approvalsPerSecond)), 500 / phase.approvalsPerSecond)
+  return {
+    stop() {
+      for (const t of timers) clearInterval(t)
+      const sorted = times.sort((a, b) => a - b)
+      return { writes: times.length, writeP50: quantile(sorted, 0.5), writeP99: quantile(sorted, 0.99), failedWrites: failed }
+    },
+  }
+}
+
+export async function mixedPhases(o: Options): Promise<MixedResult[]> {
+  const paths = readMix(o.tags, o.queries)
+  o.log('mixed: warming the read mix')
+  await o.load(paths, 5)
+  const results: MixedResult[] = []
+  for (let round = 1; round <= o.rounds; round++) {
+    for (const phase of PHASES) {
+      await o.stall() // resets the server's histogram
+      const w = writers(o, phase, round)
+      const load = await o.load(paths, o.seconds)
+      const writes = w.stop()
+      const stallMs = await o.stall()
+      const r: MixedResult = { phase: phase.name, round, ...load, stallMs, ...writes }
+      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms, writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
+      results.push(r)
+      // Let the phase's follow-ups (thumbnails, notifications) finish before the next one.
+      await new Promise((r) => setTimeout(r, 2000))
+    }
+  }
+  return results
+}
+
+/** The mixed row as a table, each phase against its round's no-write phase. */
+export function mixedTable(results: MixedResult[]): string {
+  const base = new Map(results.filter((r) => r.phase === PHASES[0]!.name).map((r) => [r.round, r.rps]))
+  const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 1 : 0) : '—')
+  return [
+    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.phase} | ${r.round} | ${r.rps} | ${(((r.rps / Math.max(base.get(r.round) ?? r.rps, 1)) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
+    ),
+  ].join('\n')
+}
