@@ -2,7 +2,7 @@ import type { CollectionConfig, Validate } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
 import type { Content as ContentDoc } from '../payload-types'
-import { domainWriteHooks } from './hooks/domainWrites'
+import { contentWriteHooks } from './hooks/domainWrites'
 import { claimSlug } from './hooks/slugClaims'
 import { consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl } from './hooks/content'
 import { slugProblem } from '../src/slug'
@@ -40,7 +40,7 @@ const validateChannel: Validate<unknown, ContentDoc> = async (value, { data, req
  * tagSlugs is a JSON array column: the DTO reads it as is, and src/db keeps an indexed
  * side table in sync with triggers for filtering.
  */
-const contentWrites = domainWriteHooks('content')
+const contentWrites = contentWriteHooks()
 
 export const Content: CollectionConfig = {
   slug: 'content',

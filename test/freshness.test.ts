@@ -9,6 +9,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../src/config'
+import { generation } from '../src/db/generations'
+import type { Domain } from '../src/db/versionDomains'
+import { registry } from '../src/metrics'
 import { connection, sqliteFileOf } from '../src/db/sqlite/connection'
 import { freshIp } from './auth/helpers'
 import { content, taxonomy, tokenFor } from './content/helpers'
@@ -122,6 +125,119 @@ describe('content: the list total (page, count and word-score caches) follows ev
     )
     expect([before, after]).toEqual([0, 1])
   }, 120_000)
+})
+
+describe("content: a write the public cannot see keeps the public view cached; moderators' views follow every write", () => {
+  let staff: string
+  let n = 0
+  beforeAll(async () => {
+    const admin = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
+    staff = await tokenFor(['content.moderate', 'content.approve', 'content.delete'], String(admin.id))
+  })
+
+  const gen = (domain: Domain) => generation(app.payload, domain)
+  const publicPage = async () => {
+    const res = await app.request('GET', '/v1/content?limit=5')
+    expect(res.status).toBe(200)
+    return { data: res.body.data, pagination: res.body.pagination }
+  }
+  const pendingTotal = async (q = '') => {
+    // A moderator who does not see deleted rows: a soft delete takes the item off the queue.
+    const res = await app.request('GET', `/v1/content?status=pending&limit=1${q}`, { token: moderator })
+    expect(res.status).toBe(200)
+    return res.body.pagination.total as number
+  }
+  const publicHits = async () => {
+    const line = (await registry.metrics()).split('\n').find((l) => l.startsWith('cache_lookups_total{cache="content_answers",result="hit"}'))
+    return Number(line?.split(' ').at(-1) ?? 0)
+  }
+  const submit = async () => {
+    n += 1
+    const res = await app.request('POST', '/v1/content/submit', { token: submitter, body: { title: `Hidden write ${n}`, url: `https://example.com/hidden-write-${n}` } })
+    expect(res.status, res.text).toBe(201)
+    return res.body.data as { id: string; slug: string }
+  }
+
+  /**
+   * Warms the public page and the moderators' total, writes, then: the public generation has
+   * not moved and the public page is answered from the cache, unchanged; the moderators' view
+   * moved and shows the write at once (or within the bound, for a write from outside).
+   */
+  async function hiddenWrite(write: () => Promise<unknown>, pendingQuery: string, expected: (before: number) => number, outside = false) {
+    const page = await publicPage()
+    await publicPage()
+    const total = await pendingTotal(pendingQuery)
+    const [publicBefore, allBefore] = [gen('content'), gen('all_content')]
+    await write()
+    let after = await pendingTotal(pendingQuery)
+    const deadline = Date.now() + OUTSIDE_BOUND_MS
+    while (outside && after === total && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      after = await pendingTotal(pendingQuery)
+    }
+    expect(after).toBe(expected(total))
+    expect(gen('all_content')).not.toBe(allBefore)
+    expect(gen('content')).toBe(publicBefore)
+    const hits = await publicHits()
+    expect(await publicPage()).toEqual(page)
+    expect(await publicHits()).toBe(hits + 1)
+  }
+
+  it('a submission (the API)', async () => {
+    await hiddenWrite(submit, '', (t) => t + 1)
+  })
+
+  it('a pending item made through Payload Local API (hooks as they are)', async () => {
+    await hiddenWrite(() => content(app.payload, { status: 'pending', approvedAt: null, title: 'Hidden local item' }), '', (t) => t + 1)
+  })
+
+  it("an edit of a pending item in the console's REST", async () => {
+    const item = await submit()
+    await hiddenWrite(
+      async () => {
+        const res = await app.request('PATCH', `/content/${item.id}`, { headers: { cookie }, body: { title: 'Echidna quills' } })
+        expect(res.status, res.text).toBe(200)
+      },
+      '&q=echidna',
+      () => 1,
+    )
+  })
+
+  it('a rejection', async () => {
+    const item = await submit()
+    await hiddenWrite(async () => {
+      const res = await app.request('POST', `/v1/content/${item.slug}/reject`, { token: staff, body: { reason: 'Off topic' } })
+      expect(res.status, res.text).toBe(200)
+    }, '', (t) => t - 1)
+  })
+
+  it('a soft delete of a pending item', async () => {
+    const item = await submit()
+    await hiddenWrite(async () => {
+      const res = await app.request('DELETE', `/v1/content/${item.slug}`, { token: staff })
+      expect(res.status, res.text).toBe(200)
+    }, '', (t) => t - 1)
+  })
+
+  it('another process edits a pending item', async () => {
+    const item = await submit()
+    await hiddenWrite(
+      () => updateInOtherProcess({ collection: 'content', where: { slug: { equals: item.slug } }, data: { title: 'Bilby ears' } }),
+      '&q=bilby',
+      () => 1,
+      true,
+    )
+  }, 120_000)
+
+  it('an approval moves both: the public page shows the item at once', async () => {
+    const item = await submit()
+    await publicPage()
+    const publicBefore = gen('content')
+    const res = await app.request('POST', `/v1/content/${item.slug}/approve`, { token: staff })
+    expect(res.status, res.text).toBe(200)
+    expect(gen('content')).not.toBe(publicBefore)
+    expect((await publicPage()).data[0].slug).toBe(item.slug)
+  })
 })
 
 describe('taxonomy: the catalog ETag follows every write', () => {

@@ -7,7 +7,7 @@
  */
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, GlobalAfterChangeHook } from 'payload'
 
-import { type Domain, noteDomainWrite } from '../../src/services/domainVersions'
+import { contentDomainOf, type Domain, noteDomainWrite } from '../../src/services/domainVersions'
 
 type CollectionHooks = { afterChange: CollectionAfterChangeHook[]; afterDelete: CollectionAfterDeleteHook[] }
 
@@ -23,6 +23,27 @@ export function domainWriteHooks(domain: Domain): CollectionHooks {
     afterDelete: [
       async ({ doc, req }) => {
         await noteDomainWrite(req, domain)
+        return doc
+      },
+    ],
+  }
+}
+
+/**
+ * Content: a save moves the public generation only when the row is public before or after it
+ * (src/db/versionDomains); a pending submission moves only the moderators' one.
+ */
+export function contentWriteHooks(): CollectionHooks {
+  return {
+    afterChange: [
+      async ({ doc, previousDoc, operation, req }) => {
+        await noteDomainWrite(req, contentDomainOf(doc, operation === 'update' ? previousDoc : null))
+        return doc
+      },
+    ],
+    afterDelete: [
+      async ({ doc, req }) => {
+        await noteDomainWrite(req, contentDomainOf(doc))
         return doc
       },
     ],

@@ -12,7 +12,7 @@
  */
 import type { Payload } from 'payload'
 
-import type { Domain } from './versionDomains'
+import { impliedDomains, type Domain } from './versionDomains'
 
 /** What a change feed reports to the process's generations. */
 export type FreshnessSink = {
@@ -25,7 +25,7 @@ export type FreshnessSink = {
 }
 
 export class Generations implements FreshnessSink {
-  private readonly counts: Record<Domain, number> = { content: 0, taxonomy: 0, branding: 0 }
+  private readonly counts: Record<Domain, number> = { content: 0, all_content: 0, taxonomy: 0, branding: 0 }
   private blind = true
   private blindReads = 0
 
@@ -40,7 +40,7 @@ export class Generations implements FreshnessSink {
   }
 
   changed(domains: readonly Domain[]): void {
-    for (const domain of domains) this.counts[domain] += 1
+    for (const domain of impliedDomains(domains)) this.counts[domain] += 1
   }
 
   lost(): void {

@@ -2,6 +2,8 @@
  * The moderation audit trail as the engines write it: one event per workflow change, in
  * the same transaction as the change (collections/ModerationEvents.ts stores it).
  */
+import type { Domain } from './versionDomains'
+
 export const MODERATION_ACTIONS = ['approve', 'reject', 'delete', 'restore', 'tag.rename', 'taxonomy.rename'] as const
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number]
 
@@ -27,7 +29,7 @@ export type RecordedUpdate = {
   expect: Record<string, string | boolean>
   set: Record<string, string | boolean>
   /** The change counter the write moves (SQLite triggers move it themselves). */
-  domain: 'content' | 'taxonomy'
+  domain: Domain
   event: Omit<ModerationEventInput, 'targetCollection' | 'targetId'>
   /** Content soft delete: the item's queued follow-ups are cancelled in the same transaction. */
   cancelFollowUps?: boolean

@@ -9,11 +9,14 @@
 import type { ContentListQuery, ContentPage } from './contentTypes'
 import { VersionedCache } from './versionedCache'
 
-/** At most `maxPages` pages of each kind, holding at most `maxRows` rows. */
-export function pageCache(maxPages: number, maxRows: number) {
+/**
+ * At most `maxPages` pages of each kind, holding at most `maxRows` rows. `suffix` names a view's
+ * caches apart (each view keys on its own generation: src/db/versionDomains).
+ */
+export function pageCache(maxPages: number, maxRows: number, suffix = '') {
   const rowsOf = (p: ContentPage) => p.rows.length + 1
-  const lists = new VersionedCache<ContentPage>('content_pages', maxPages, maxRows, rowsOf)
-  const searches = new VersionedCache<ContentPage>('search_pages', maxPages, maxRows, rowsOf, { keepOnSecondAsk: true })
+  const lists = new VersionedCache<ContentPage>(`content_pages${suffix}`, maxPages, maxRows, rowsOf)
+  const searches = new VersionedCache<ContentPage>(`search_pages${suffix}`, maxPages, maxRows, rowsOf, { keepOnSecondAsk: true })
   return (version: string, q: ContentListQuery, read: () => Promise<ContentPage>): Promise<ContentPage> =>
     (q.text ? searches : lists).get(version, JSON.stringify(q), read)
 }

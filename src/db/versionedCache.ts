@@ -111,9 +111,8 @@ export class VersionedValue<T> {
   }
 }
 
-const counts = new VersionedCache<number>('list_totals', 500)
-
-/** Exact list totals, per content version (counting 100k index entries per request would dominate a list). */
-export function cachedCount(version: string, key: string, count: () => Promise<number>): Promise<number> {
-  return counts.get(version, key, count)
+/** Exact list totals of one view, per its content version (counting 100k index entries per request would dominate a list). */
+export function countCache(name: string): (version: string, key: string, count: () => Promise<number>) => Promise<number> {
+  const counts = new VersionedCache<number>(name, 500)
+  return (version, key, count) => counts.get(version, key, count)
 }

@@ -143,8 +143,15 @@ export async function relatedContent(payload: Payload, slug: string, user: AuthU
   return rows.map((r) => toContentDto(r, taxonomy))
 }
 
-/** A content answer is stale when either moves: rows are content, their group/channel/platform slugs taxonomy. */
-const CONTENT_DOMAINS: readonly Domain[] = ['content', 'taxonomy']
+/**
+ * Two views, each with its own caches, keyed on the generations its rows can change with (a
+ * row's group/channel/platform slugs are taxonomy): what the public sees (approved, active rows)
+ * follows the public content generation, so a pending submission leaves it cached; a view that
+ * shows more (pending, rejected or deleted rows) follows every content write
+ * (src/db/versionDomains). One cache per view: a cache keeps one version at a time.
+ */
+const PUBLIC_DOMAINS: readonly Domain[] = ['content', 'taxonomy']
+const ALL_DOMAINS: readonly Domain[] = ['all_content', 'taxonomy']
 
 /** What the caller may see beyond approved, active items: part of every answer's key. */
 const visibilityKey = (user: AuthUser | null) => `${canModerate(user) ? 'moderate' : ''}/${canSeeInactive(user) ? 'inactive' : ''}`
@@ -159,22 +166,32 @@ function paramsKey(p: ListParams): string {
   return key
 }
 
-/** Serialized list pages, by query and visibility; about 900 default pages fit in the byte bound. */
-const listAnswers = new VersionedCache<ListAnswer>('content_answers', 1_000, 16_000_000, (a) => answerBytes(a.answer))
-/**
- * The same for text searches, kept from a query's second ask: most searches are asked once,
- * and keeping each one's 20 KB cost more (in garbage collection) than it saved.
- */
-const searchAnswers = new VersionedCache<ListAnswer>('search_answers', 1_000, 16_000_000, (a) => answerBytes(a.answer), { keepOnSecondAsk: true })
-/** Serialized items, by slug and visibility (an invisible one is a 404, never kept). */
-const itemAnswers = new VersionedCache<SerializedAnswer>('content_item_answers', 5_000, 8_000_000, answerBytes)
+function viewCaches(view: 'public' | 'all') {
+  const name = (cache: string) => (view === 'public' ? cache : `${cache}_all`)
+  return {
+    domains: view === 'public' ? PUBLIC_DOMAINS : ALL_DOMAINS,
+    /** Serialized list pages, by query and visibility; about 900 default pages fit in the byte bound. */
+    lists: new VersionedCache<ListAnswer>(name('content_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer)),
+    /**
+     * The same for text searches, kept from a query's second ask: most searches are asked once,
+     * and keeping each one's 20 KB cost more (in garbage collection) than it saved.
+     */
+    searches: new VersionedCache<ListAnswer>(name('search_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer), { keepOnSecondAsk: true }),
+    /** Serialized items, by slug and visibility (an invisible one is a 404, never kept). */
+    items: new VersionedCache<SerializedAnswer>(name('content_item_answers'), 5_000, 8_000_000, answerBytes),
+  }
+}
+const publicView = viewCaches('public')
+const allView = viewCaches('all')
 
 /** GET /content's answer: listContent's page serialized once per query, visibility and content and taxonomy versions. */
 export async function listContentAnswer(payload: Payload, p: ListParams, user: AuthUser | null, now = new Date()): Promise<ListAnswer> {
-  const version = domainsVersion(payload, CONTENT_DOMAINS)
+  // Approved, active rows only: the public's view, whoever asks.
+  const view = p.status === 'approved' && !canSeeInactive(user) ? publicView : allView
+  const version = domainsVersion(payload, view.domains)
   // A caller without the permission for `status` has no entry to hit: listContent refuses before one is kept.
   const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${paramsKey(p)}`
-  return (p.q === undefined ? listAnswers : searchAnswers).get(version, key, async () => {
+  return (p.q === undefined ? view.lists : view.searches).get(version, key, async () => {
     const { data, pagination, estimated } = await listContent(payload, p, user, now)
     return { answer: answerSerializer.serialize(data, pagination), estimated }
   })
@@ -182,6 +199,7 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
 
 /** GET /content/:slug's answer, serialized once per slug, visibility and content and taxonomy versions. */
 export async function contentAnswer(payload: Payload, slug: string, user: AuthUser | null): Promise<SerializedAnswer> {
-  const version = domainsVersion(payload, CONTENT_DOMAINS)
-  return itemAnswers.get(version, `${visibilityKey(user)}\u0000${slug}`, async () => answerSerializer.serialize(await getContent(payload, slug, user)))
+  const view = canModerate(user) || canSeeInactive(user) ? allView : publicView
+  const version = domainsVersion(payload, view.domains)
+  return view.items.get(version, `${visibilityKey(user)}\u0000${slug}`, async () => answerSerializer.serialize(await getContent(payload, slug, user)))
 }

@@ -20,6 +20,7 @@ import type { SubmitInput } from './requestBodies'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
 import { payloadWrite } from '../db/payloadWrite'
 import { recordedUpdate, transitionStatus } from '../db/workflow'
+import { contentDomainOf } from '../db/versionDomains'
 
 export type { SubmitInput }
 
@@ -215,7 +216,7 @@ async function setActive(payload: Payload, record: ContentRecord, to: boolean, a
     expect: { isActive: !to, status: record.status },
     set: { isActive: to },
     cancelFollowUps: !to,
-    domain: 'content',
+    domain: contentDomainOf(record),
     event: {
       actorId: actor?.id ?? null,
       action: to ? 'restore' : 'delete',

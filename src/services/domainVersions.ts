@@ -5,8 +5,10 @@
 import type { Payload, PayloadRequest } from 'payload'
 
 import { type Domain, engine, generation } from '../db/engine'
+import { contentDomainOf } from '../db/versionDomains'
 
 export type { Domain }
+export { contentDomainOf }
 
 /** One domain's current generation. */
 export function domainVersion(payload: Payload, domain: Domain): string {

@@ -76,19 +76,32 @@ describe('the change feed on the wire', () => {
     expect(seen.lost).toBe(0)
   })
 
-  it('moves only the domain an event touches; an upload moves branding on update, not on insert; a drop moves all', async () => {
+  it('moves only the domain an event touches; a new row the public does not see only all_content; an upload moves branding on update, not on insert; a drop moves all', async () => {
     const { seen, to } = sink()
     stop = feed.startMongoChangeFeed(payload, to)
     await until(() => seen.restored === 1, 'the stream to open')
     const ns = (slug: string) => ({ db: 'wire', coll: payload.db.collections[slug]!.collection.collectionName })
     server.changes.push({ operationType: 'update', ns: ns('content') })
+    server.changes.push({ operationType: 'insert', ns: ns('content'), fullDocument: { status: 'pending', isActive: true } })
+    server.changes.push({ operationType: 'insert', ns: ns('content'), fullDocument: { status: 'approved', isActive: true } })
     server.changes.push({ operationType: 'insert', ns: ns('tags') })
     server.changes.push({ operationType: 'insert', ns: ns('media') })
     server.changes.push({ operationType: 'delete', ns: ns('media') })
     server.changes.push({ operationType: 'replace', ns: { db: 'wire', coll: payload.db.globals.collection.collectionName } })
     server.changes.push({ operationType: 'drop', ns: ns('groups') })
-    await until(() => seen.changed.length === 5, 'five reports')
-    expect(seen.changed).toEqual([['content'], ['taxonomy'], ['branding'], ['branding'], ['content', 'taxonomy', 'branding']])
+    await until(() => seen.changed.length === 7, 'seven reports')
+    expect(seen.changed).toEqual([
+      ['content'],
+      ['all_content'],
+      ['content'],
+      ['taxonomy'],
+      ['branding'],
+      ['branding'],
+      ['content', 'all_content', 'taxonomy', 'branding'],
+    ])
+    // The stream carries of a document only what says whether the public sees it.
+    const pipeline = streams().at(-1)!.body.pipeline as Document[]
+    expect(pipeline.at(-1)).toEqual({ $project: { _id: 1, operationType: 1, ns: 1, 'fullDocument.status': 1, 'fullDocument.isActive': 1 } })
   })
 
   it('a stream that fails for good goes blind, then reopens resumed after the last event seen', async () => {
@@ -147,7 +160,7 @@ describe('the change feed on the wire', () => {
     await until(() => seen.restored === 1, 'the stream to open')
     server.changes.push({ operationType: 'invalidate' })
     await until(() => seen.restored === 2, 'a new stream')
-    expect(seen.changed).toEqual([['content', 'taxonomy', 'branding']])
+    expect(seen.changed).toEqual([['content', 'all_content', 'taxonomy', 'branding']])
     expect((streams().at(-1)!.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
   })
 

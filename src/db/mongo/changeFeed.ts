@@ -12,7 +12,7 @@ import type { Payload } from 'payload'
 
 import type { FreshnessSink } from '../generations'
 import type { ChangeFeedPort } from '../ports/changeFeed'
-import { DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
+import { contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
 import { serverCode } from './driverErrors'
 import { collectionName, nativeDb } from './native'
 
@@ -41,10 +41,13 @@ export function watchedCollections(payload: Payload): Watched {
   return { domains, referenced }
 }
 
-/** The stream's pipeline: only the watched collections; the event's `_id` (its resume token) is kept. */
+/**
+ * The stream's pipeline: only the watched collections; the event's `_id` (its resume token) is
+ * kept, and of an inserted document only what says whether the public sees it.
+ */
 export const changeFeedPipeline = (names: readonly string[]): Document[] => [
   { $match: { 'ns.coll': { $in: [...names] } } },
-  { $project: { _id: 1, operationType: 1, ns: 1 } },
+  { $project: { _id: 1, operationType: 1, ns: 1, 'fullDocument.status': 1, 'fullDocument.isActive': 1 } },
 ]
 
 /** What one event changed: some domains, or everything (a drop, rename or invalidation). */
@@ -56,6 +59,9 @@ export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): r
     case 'delete': {
       const coll = event.ns.coll
       const domain = watched.domains.get(coll)
+      // A new content row the public does not see (a pending submission) moves only all_content;
+      // an update or delete carries no before-image here, so it moves both (../versionDomains).
+      if (domain === 'content' && event.operationType === 'insert') return [contentDomainOf(event.fullDocument)]
       if (domain) return [domain]
       // A referenced collection (uploads shown in branding): its new rows show only once referred to.
       const referencedBy = watched.referenced.get(coll)

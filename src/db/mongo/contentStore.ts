@@ -7,7 +7,8 @@ import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { pageCache } from '../pageCache'
-import { cachedCount } from '../versionedCache'
+import { countCache } from '../versionedCache'
+import { perView, VIEW_DOMAIN, viewOf } from '../contentViews'
 import type { BulkProgress, ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
   BACKFILL_SORT,
@@ -33,8 +34,9 @@ import { inTransaction } from './transaction'
 import { generation, generationsOf } from '../generations'
 import { urlKeyOf } from '../../urlNormalize'
 
-/** Whole pages by query, per content version (lists at once, searches from their second ask). */
-const cachedPage = pageCache(2_000, 20_000)
+/** Whole pages and totals by query, per view and its content version (lists at once, searches from their second ask). */
+const cachedPage = perView((suffix) => pageCache(2_000, 20_000, suffix))
+const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
 
 const BULK_CHUNK = 5000
 const BACKFILL_BATCH = 500
@@ -67,7 +69,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
       return { rows, total: q.offset + rows.length, estimated: false }
     }
     // Exact, and cached per content version: estimate=true needs no approximate shortcut.
-    const total = await cachedCount(version, JSON.stringify(filter), () =>
+    const total = await cachedCount[viewOf(q)](version, JSON.stringify(filter), () =>
       content().countDocuments(filter, hint ? { hint } : {}),
     )
     return { rows, total, estimated: false }
@@ -122,8 +124,9 @@ export function mongoContentStore(payload: Payload): ContentStore {
     },
 
     async listContent(q) {
-      const version = generation(payload, 'content')
-      return cachedPage(version, q, () => readPage(q, version))
+      const view = viewOf(q)
+      const version = generation(payload, VIEW_DOMAIN[view])
+      return cachedPage[view](version, q, () => readPage(q, version))
     },
 
     async contentBySlug(slug) {

@@ -51,6 +51,8 @@ function counterTriggers(): string[] {
     for (const slug of VERSIONED_COLLECTIONS[domain]) {
       for (const op of ['insert', 'update', 'delete']) out.push(`raw_version_${tableOf(slug)}_${op}`)
     }
+    // Content's writes to public rows move the public generation too (../versionDomains).
+    if (domain === 'content') for (const op of ['insert', 'update', 'delete']) out.push(`raw_version_${CONTENT}_${op}_public`)
     for (const slug of REFERENCED_COLLECTIONS[domain] ?? []) {
       for (const op of ['update', 'delete']) out.push(`raw_version_${tableOf(slug)}_${op}`)
     }
@@ -121,7 +123,10 @@ export function checkContentSchema(db: Db): void {
   }
 }
 
-/** Rebuilds the FTS and tag tables when their rows drifted from the content table; gathers statistics once. */
+/**
+ * Rebuilds the FTS and tag tables when their rows drifted from the content table, puts back a
+ * domain's missing counter; gathers statistics once.
+ */
 export function repairContentIndexes(db: Db): void {
   db.exec('BEGIN IMMEDIATE')
   let rebuilt = false
@@ -146,6 +151,9 @@ export function repairContentIndexes(db: Db): void {
       )
       rebuilt = true
     }
+    // Every domain's counter (a lost row would leave its generation still, its caches stale for good).
+    const insertCounter = db.prepare('INSERT OR IGNORE INTO raw_versions (name, n) VALUES (?, ?)')
+    for (const domain of DOMAINS) insertCounter.get(domain, Date.now())
     db.exec('COMMIT')
     // Planner statistics: gathered once (or after a rebuild); later starts let SQLite decide.
     const hasStats =

@@ -4,7 +4,8 @@
  */
 import { hexIdFactory } from '../ids'
 import { pageCache } from '../pageCache'
-import { cachedCount, VersionedCache } from '../versionedCache'
+import { countCache, VersionedCache } from '../versionedCache'
+import { isPublicView, perView, viewOf, type ContentView } from '../contentViews'
 import type {
   ContentListQuery,
   ContentPage,
@@ -73,9 +74,6 @@ const ftsQuery = (terms: string[]) => terms.map(ftsPhrase).join(' OR ')
 
 type Built = { from: string; where: string; args: unknown[]; ranked: boolean }
 
-/** What the public sees: approved and active (the per-term ranking covers exactly this). */
-const isPublicView = (q: ContentListQuery) =>
-  !q.includeInactive && q.statuses !== 'all' && q.statuses.length === 1 && q.statuses[0] === 'approved'
 
 /** Any filter besides the text terms and the public view. */
 const hasOtherFilters = (q: ContentListQuery) =>
@@ -153,9 +151,10 @@ const RANKED_CAP = 20_000
 const RANKED_STEP = 200
 /** A search's order (rowids) and, when known, its total. */
 type SearchOrder = { order: Int32Array; total: number | undefined }
-const searchOrders = new VersionedCache<SearchOrder>('search_orders', 200, 2_000_000, (o) => o.order.length + 1)
-/** Whole pages by query (lists at once, searches from their second ask). */
-const cachedPage = pageCache(1_000, 6_000)
+const searchOrders = perView((suffix) => new VersionedCache<SearchOrder>(`search_orders${suffix}`, 200, 2_000_000, (o) => o.order.length + 1))
+/** Whole pages by query (lists at once, searches from their second ask), and totals, per view. */
+const cachedPage = perView((suffix) => pageCache(1_000, 6_000, suffix))
+const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',
@@ -166,11 +165,11 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
   relevance: 'f.rank, c.approved_at DESC, c.id DESC',
 }
 
-/** `contentVersion`: the content generation caches key on (src/db/generations), a memory read. */
 
 /** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
 export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner) VALUES (?, ?, ?, ?)`
-export function sqliteContentStore(file: string, contentVersion: () => string): ContentStore {
+/** `contentVersion`: a view's content generation its caches key on (src/db/generations), a memory read. */
+export function sqliteContentStore(file: string, contentVersion: (view: ContentView) => string): ContentStore {
   const all = (sql: string, args: unknown[] = []) => {
     const stmt = statement(file, sql)
     return (stmt.all as (...a: unknown[]) => unknown[]).apply(stmt, args) as Row[]
@@ -229,7 +228,7 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
       const fromTermScores = sort === 'relevance' && isPublicView(q)
       const need = Math.max(1, Math.ceil((q.offset + q.limit) / RANKED_STEP)) * RANKED_STEP
       const key = `${orderSql}\u0000${JSON.stringify(b.args)}${fromTermScores ? `\u0000${need}` : ''}`
-      const { order, total } = await searchOrders.get(version, key, async () => {
+      const { order, total } = await searchOrders[viewOf(q)].get(version, key, async () => {
         if (fromTermScores) return rankedPublicOrder(q, version, need)
         const order = Int32Array.from(rowidList(`${orderSql} LIMIT ${RANKED_CAP}`, b.args))
         return { order, total: order.length < RANKED_CAP ? order.length : undefined }
@@ -251,7 +250,7 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
       return { rows, total: q.offset + rows.length, estimated: false }
     }
     const countSql = `SELECT count(*) FROM ${b.from} ${b.where}`
-    const total = await cachedCount(version, `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
+    const total = await cachedCount[viewOf(q)](version, `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
       Number(get(countSql, b.args)?.[0] ?? 0),
     )
     // Totals here are exact (cached per data version), so estimate=true needs no shortcut.
@@ -269,8 +268,9 @@ export function sqliteContentStore(file: string, contentVersion: () => string): 
     async listContent(q) {
       // The same page is asked for again and again (every client opens the same feed): it
       // is read once per data version.
-      const version = contentVersion()
-      return cachedPage(version, q, () => readPage(q, version))
+      const view = viewOf(q)
+      const version = contentVersion(view)
+      return cachedPage[view](version, q, () => readPage(q, version))
     },
 
     async contentBySlug(slug) {

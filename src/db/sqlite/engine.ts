@@ -1,5 +1,6 @@
 /** The embedded SQLite engine: each port of src/db/engineOps.ts from its own file, every write under this process's write gate. */
 import type { ContentStore } from '../contentTypes'
+import { VIEW_DOMAIN } from '../contentViews'
 import type { EngineOps } from '../engineOps'
 import { generation } from '../generations'
 import { sqliteChangeFeed } from './changeFeed'
@@ -25,7 +26,7 @@ export const sqliteEngine: EngineOps = {
   ...sqliteOperations,
   applyPlan: (_payload, plan) => underWriteGate(() => applyPlanSqlite(configuredFile(), plan)),
   // One per Payload instance (src/db/engine.ts keeps it), reading `payload`'s content generation.
-  contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), () => generation(payload, 'content'))),
+  contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), (view) => generation(payload, VIEW_DOMAIN[view]))),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(configuredFile(), contentId),
   followUpDepth: async (_payload, now) => followUpDepthSqlite(configuredFile(), now),
   hitRateLimit: (_payload, key, points, durationSeconds) => underWriteGate(() => hitRateLimitSqlite(configuredFile(), key, points, durationSeconds)),

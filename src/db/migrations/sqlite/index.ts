@@ -4,6 +4,7 @@ import * as migration_20261125_071500_search_meaning from './20261125_071500_sea
 import * as migration_20261127_054909_slug_claims from './20261127_054909_slug_claims';
 import * as migration_20261127_090000_text_changes from './20261127_090000_text_changes';
 import * as migration_20261127_100000_public_text_index from './20261127_100000_public_text_index';
+import * as migration_20261127_110000_public_content_version from './20261127_110000_public_content_version';
 
 export const migrations = [
   {
@@ -35,5 +36,10 @@ export const migrations = [
     up: migration_20261127_100000_public_text_index.up,
     down: migration_20261127_100000_public_text_index.down,
     name: '20261127_100000_public_text_index'
+  },
+  {
+    up: migration_20261127_110000_public_content_version.up,
+    down: migration_20261127_110000_public_content_version.down,
+    name: '20261127_110000_public_content_version'
   },
 ];
