@@ -36,6 +36,8 @@ export type Corpus = {
   byOrdinal: Int32Array
   /** The last raw_content_text_changes entry this corpus reflects. */
   changeSeq: number
+  /** When followed from an earlier corpus (updateCorpus): its changeSeq and the rows changed since, ascending. */
+  step?: { fromSeq: number; rows: Int32Array }
 }
 
 /** What reading a word needs of the corpus (./wordReading). */
@@ -225,5 +227,6 @@ export function updateCorpus(db: SqlReader, prev: Corpus): Corpus {
   // Every public row's ordinal (places moved for all rows after an entering or leaving one).
   for (const rowid of changed) byRow[2 * rowid] = 0
   for (let i = 0; i < byOrdinal.length; i++) byRow[2 * byOrdinal[i]!] = i + 1
-  return { rows, avgdl: tokens / rows, byRow, publicLength, longest, byOrdinal, changeSeq: last }
+  const step = { fromSeq: prev.changeSeq, rows: Int32Array.from(changed).sort() }
+  return { rows, avgdl: tokens / rows, byRow, publicLength, longest, byOrdinal, changeSeq: last, step }
 }

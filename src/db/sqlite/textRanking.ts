@@ -15,21 +15,22 @@
  * test/content/ranking.test.ts holds the result to FTS5's ORDER BY rank, row by row.
  *
  * Ties are broken as the SQL does (`approved_at DESC, id DESC`) through the corpus's recency
- * ordinal of each public row. A word's scores are cached per data version for its public rows
- * only (./wordScores), from the word's second ask; a query adds its words' scores per row in the
+ * ordinal of each public row. A word's scores are cached for its public rows only (./wordScores),
+ * from the word's second ask, and follow the corpus from version to version (./wordCache); a query adds its words' scores per row in the
  * query's order (as FTS5 adds its phrases' scores, from 0), then selects the best `need` rows:
  * candidates above a floor (each word's own need-th best score), the need-th best among them by
  * quickselect, the rows above it sorted, the rows tied with it taken newest first. No match is
  * left out or approximated, nothing beyond the rows asked for is sorted. The total counts every
  * match.
  */
-import { VersionedCache, VersionedValue } from '../versionedCache'
+import { VersionedValue } from '../versionedCache'
 import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
-import { readWordScores, rememberTokens } from './wordReading'
-import { decodeWord, wordScoresBytes, type WordScores } from './wordScores'
+import { CorpusSteps, WordScoreCache } from './wordCache'
+import { readWordScores, rememberTokens, rescoreWord, tokensOf, tokensOfRows } from './wordReading'
+import { decodeWord, holdsAnyRow, wordScoresBytes, type WordScores } from './wordScores'
 
-/** Word scores kept per data version (about two bytes per public row holding a word: ./wordScores). */
+/** Word scores kept (about two bytes per public row holding a word: ./wordScores). */
 const MAX_CACHED_SCORE_BYTES = 40 * 1024 * 1024
 /** Words kept (and four times as many remembered as asked once). */
 const MAX_CACHED_WORDS = 20_000
@@ -46,27 +47,43 @@ export function textRanker(file: string) {
   const corpusValue = new VersionedValue<Corpus>('search_corpus')
   // The latest corpus built: the next version's is followed from it (./searchCorpus), not read whole.
   let latest: Corpus | undefined
-  // Kept from a word's second ask: every kept word is memory the collector counts against its
-  // next full collection (~28 KB a word at 1M items), and most words of new searches are asked once.
-  const wordCache = new VersionedCache<WordScores>('search_terms', MAX_CACHED_WORDS, MAX_CACHED_SCORE_BYTES, wordScoresBytes, {
-    keepOnSecondAsk: true,
-  })
+  // What each step between corpora changed: kept words follow it (./wordCache).
+  const steps = new CorpusSteps()
+  // ~28 KB a word at 1M items, kept from its second ask, followed from corpus to corpus.
+  const wordCache = new WordScoreCache(MAX_CACHED_WORDS, MAX_CACHED_SCORE_BYTES, wordScoresBytes)
+
+  /** A kept word's scores at `corpus`, when no row changed since `seq` held it or holds it now. */
+  const follow = (word: string, corpus: Corpus) => (scores: WordScores, seq: number): WordScores | undefined => {
+    const changes = steps.between(seq, corpus.changeSeq)
+    if (!changes) return undefined
+    const reader = serviceReader(file)
+    if (tokensOf(reader, word).some((t) => changes.tokens.has(t)) || holdsAnyRow(scores, changes.rows)) return undefined
+    return rescoreWord(reader, scores, corpus)
+  }
+
+  /** The corpus at `version` and each word's scores there (what a ranking reads; tests compare them with a fresh read). */
+  const scores = async (version: string, words: string[]): Promise<{ corpus: Corpus; lists: WordScores[] }> => {
+    const corpus = await corpusValue.get(version, async () => {
+      const reader = serviceReader(file)
+      const next = latest ? updateCorpus(reader, latest) : readCorpus(reader)
+      if (next !== latest) steps.record(next, (rows) => tokensOfRows(reader, Array.from(rows)))
+      return (latest = next)
+    })
+    // The query's new words tokenized together (one statement for all of them).
+    rememberTokens(serviceReader(file), words)
+    const lists = words.map((word) => wordCache.get(word, corpus, follow(word, corpus), () => readWordScores(serviceReader(file), corpus, word)))
+    return { corpus, lists }
+  }
 
   return {
+    scores,
     /**
      * Public rows matching any word, best first: what `ORDER BY rank, approved_at DESC, id DESC`
      * over `MATCH "w1" OR "w2" …` returns, cut to `need` rows. `keep`, given the public matches,
      * says which of them pass the query's other filters.
      */
     async rank(version: string, words: string[], need: number, keep?: (rows: Int32Array) => Set<number>): Promise<RankedMatches> {
-      const corpus = await corpusValue.get(version, async () => {
-        const reader = serviceReader(file)
-        return (latest = latest ? updateCorpus(reader, latest) : readCorpus(reader))
-      })
-      // The query's new words tokenized together (one statement for all of them).
-      rememberTokens(serviceReader(file), words)
-      const lists: WordScores[] = []
-      for (const word of words) lists.push(await wordCache.get(version, word, () => readWordScores(serviceReader(file), corpus, word)))
+      const { corpus, lists } = await scores(version, words)
       // From here on nothing awaits, so the shared scratch buffers are this call's alone.
       const { order, total } = bestOf(lists, corpus, need, keep)
       return { order, total }

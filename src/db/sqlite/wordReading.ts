@@ -11,7 +11,8 @@ import { parseIntegers } from './commaLists'
 import { readPostings, type Postings } from './ftsPostings'
 import { LENGTH_IN_BY_ROW, type WordCorpus } from './searchCorpus'
 import type { SqlReader } from './sqlReader'
-import { wordScoresOf, type WordScores } from './wordScores'
+import { TABLES } from './tables'
+import { withClassScores, wordScoresOf, type WordScores } from './wordScores'
 
 // FTS5's bm25 constants (fts5_aux.c).
 const K1 = 1.2
@@ -51,7 +52,7 @@ function prepare(db: SqlReader): void {
 }
 
 /** The tokens FTS5 makes of a word (stemmed, folded): tokenized by a scratch index of the same kind. */
-function tokensOf(db: SqlReader, word: string): string[] {
+export function tokensOf(db: SqlReader, word: string): string[] {
   const known = remembered.get(word)
   if (known) return known
   rememberTokens(db, [word])
@@ -82,6 +83,29 @@ export function rememberTokens(db: SqlReader, words: readonly string[]): void {
   unknown.forEach((word, i) => remembered.set(word, tokens[i]!))
 }
 
+/**
+ * The tokens of these content rows' indexed text as it is now (a deleted row has none), by the
+ * same scratch index, rolled back: which words' rows a write may have changed.
+ */
+export function tokensOfRows(db: SqlReader, rowids: readonly number[]): Set<string> {
+  const out = new Set<string>()
+  if (rowids.length === 0) return out
+  prepare(db)
+  db.exec('SAVEPOINT tokenizing')
+  try {
+    db.run(
+      `INSERT INTO temp.raw_fts_tokenizer(rowid, text)
+       SELECT c.rowid, c.title || ' ' || coalesce(c.description, '') FROM json_each(?) j JOIN ${TABLES.content} c ON c.rowid = j.value`,
+      [JSON.stringify(rowids)],
+    )
+    for (const [term] of db.all('SELECT DISTINCT term FROM temp.raw_fts_tokenizer_terms')) out.add(String(term))
+  } finally {
+    db.exec('ROLLBACK TO tokenizing')
+    db.exec('RELEASE tokenizing')
+  }
+  return out
+}
+
 /** A token's postings through FTS5's instance vocabulary (one SQL row per occurrence): the slow, sure way. */
 export function readVocabularyPostings(db: SqlReader, token: string): Postings {
   prepare(db)
@@ -105,6 +129,29 @@ let classes = new Int32Array(0)
 /** Weighted counts below this get a class table by index (the common case: 1, 3, 4, 6 …). */
 const SMALL_COUNTS = 64
 
+/** FTS5's IDF of a phrase in n of N rows, by the same expression with the same C log (floored as FTS5 does). */
+function idfOf(db: SqlReader, rows: number, n: number): number {
+  const computed = Number(db.get(IDF_SQL, [rows, n])?.[0])
+  return computed > 0 ? computed : MIN_IDF
+}
+
+/** fts5Bm25Function's expression for one phrase in one row: F its weighted count, D the row's length. */
+const bm25 = (idf: number, f: number, d: number, avgdl: number) => idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))
+
+/**
+ * A word's scores at another corpus whose changes did not touch the word's rows (N and the mean
+ * length moved, n and each row's F and D did not): each class scored again, nothing read but the
+ * IDF. The same doubles as reading the word again (test/db/wordFollowing.test.ts).
+ */
+export function rescoreWord(db: SqlReader, w: WordScores, corpus: Pick<WordCorpus, 'rows' | 'avgdl'>): WordScores | undefined {
+  if (!w.basis) return undefined
+  const { n, f, d } = w.basis
+  const idf = idfOf(db, corpus.rows, n)
+  const classScores = new Float64Array(f.length)
+  for (let c = 0; c < f.length; c++) classScores[c] = bm25(idf, f[c]!, d[c]!, corpus.avgdl)
+  return withClassScores(w, classScores)
+}
+
 /** A word's score for each public row holding it. */
 export function readWordScores(db: SqlReader, corpus: WordCorpus, word: string): WordScores {
   const tokens = tokensOf(db, word)
@@ -116,8 +163,7 @@ export function readWordScores(db: SqlReader, corpus: WordCorpus, word: string):
 /** The public rows of a token's postings with their bm25 scores. */
 export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighted, count: n }: Postings): WordScores {
   const { byRow, publicLength, avgdl, longest } = corpus
-  const computed = Number(db.get(IDF_SQL, [corpus.rows, n])?.[0])
-  const idf = computed > 0 ? computed : MIN_IDF
+  const idf = idfOf(db, corpus.rows, n)
   if (kept.length < n) {
     kept = new Int32Array(n + (n >> 1))
     publicLengths = new Int32Array(kept.length)
@@ -133,6 +179,8 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
   // The score depends on (F, D) only, F the weighted count: one class per pair seen, found
   // through a table per F indexed by D.
   const classScores: number[] = []
+  const classF: number[] = []
+  const classD: number[] = []
   const small: (Int32Array | undefined)[] = []
   const other = new Map<number, Int32Array>()
   const tableOf = (f: number) => {
@@ -154,12 +202,17 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
     let c = table[d]!
     if (c < 0) {
       c = table[d] = classScores.length
-      classScores.push(idf * ((f * K1_PLUS_1) / (f + K1 * (1 - B + (B * d) / avgdl)))) // fts5Bm25Function's expression
+      classScores.push(bm25(idf, f, d, avgdl))
+      classF.push(f)
+      classD.push(d)
     }
     kept[count] = rows[i]!
     classes[count++] = c
   }
-  const scores = wordScoresOf(kept, classes, classScores, count)
+  // Followed to later corpora only when every row holding the word was in this one (the index
+  // ran ahead of the corpus otherwise, and a later change to such a row could go unseen).
+  const basis = count === n ? { n, f: Float64Array.from(classF), d: Int32Array.from(classD) } : undefined
+  const scores = wordScoresOf(kept, classes, classScores, count, basis)
   if (kept.length > 1 << 20) kept = publicLengths = classes = new Int32Array(0) // a very common word: do not keep its scratch
   return scores
 }

@@ -19,7 +19,15 @@ export type WordScores = {
   readonly classes: Uint8Array | Uint16Array | Int32Array
   /** The score of each class. */
   readonly classScores: Float64Array
+  /**
+   * What the scores were computed from, so that they can follow a new corpus without reading
+   * the word again (./wordFollowing): the rows holding the word in the index (n of the IDF) and
+   * each class's weighted count F and row length D. Absent for a phrase (FTS5 ranked it).
+   */
+  readonly basis?: ScoreBasis
 }
+
+export type ScoreBasis = { readonly n: number; readonly f: Float64Array; readonly d: Int32Array }
 
 /** A gap byte of 0: the gap follows in 4 bytes, little-endian. */
 const WIDE = 0
@@ -29,7 +37,7 @@ const WIDE = 0
  * space). The index gives rows ascending; pairs that are not (a source in another order) are
  * sorted here first.
  */
-export function wordScoresOf(rows: Int32Array, classes: Int32Array, classScores: ArrayLike<number>, n: number): WordScores {
+export function wordScoresOf(rows: Int32Array, classes: Int32Array, classScores: ArrayLike<number>, n: number, basis?: ScoreBasis): WordScores {
   let order: number[] | undefined
   for (let i = 1; i < n; i++) {
     if (rows[i]! <= rows[i - 1]!) {
@@ -63,7 +71,7 @@ export function wordScoresOf(rows: Int32Array, classes: Int32Array, classScores:
     previous = row
     packed[i] = classes[at(i)]!
   }
-  return { count: n, gaps, classes: packed, classScores: Float64Array.from(classScores) }
+  return { count: n, gaps, classes: packed, classScores: Float64Array.from(classScores), ...(basis ? { basis } : {}) }
 }
 
 /**
@@ -94,5 +102,30 @@ export function rowsOf(w: WordScores): Int32Array {
   return rows
 }
 
+/** True when any of `sorted` (ascending rowids) is among the word's rows: one pass over its gaps. */
+export function holdsAnyRow(w: WordScores, sorted: ArrayLike<number>): boolean {
+  if (sorted.length === 0 || w.count === 0) return false
+  const { gaps, count } = w
+  let p = 0
+  let row = 0
+  let k = 0
+  for (let i = 0; i < count; i++) {
+    const gap = gaps[p++]!
+    if (gap !== WIDE) row += gap
+    else {
+      row += gaps[p]! | (gaps[p + 1]! << 8) | (gaps[p + 2]! << 16) | (gaps[p + 3]! << 24)
+      p += 4
+    }
+    while (k < sorted.length && sorted[k]! < row) k++
+    if (k === sorted.length) return false
+    if (sorted[k] === row) return true
+  }
+  return false
+}
+
+/** The same rows and classes with other class scores (the arrays shared: a cached value is never changed). */
+export const withClassScores = (w: WordScores, classScores: Float64Array): WordScores => ({ ...w, classScores })
+
 /** Bytes held, for the cache's budget. */
-export const wordScoresBytes = (w: WordScores) => w.gaps.byteLength + w.classes.byteLength + w.classScores.byteLength + 96
+export const wordScoresBytes = (w: WordScores) =>
+  w.gaps.byteLength + w.classes.byteLength + w.classScores.byteLength + (w.basis ? w.basis.f.byteLength + w.basis.d.byteLength : 0) + 96

@@ -1,0 +1,124 @@
+/**
+ * Word scores kept across data versions (./textRanking). An entry holds a word's scores at one
+ * corpus (its changeSeq, ./searchCorpus). Asked at a newer corpus, the entry follows it when no
+ * row changed in between held the word before or holds it now: then only N and the mean length
+ * moved, and each score class is computed again (./wordReading rescoreWord, microseconds);
+ * otherwise the word is read again from the index (milliseconds for a common word at a million
+ * rows). So an approval re-reads the words of the approved item, not every word every search
+ * asks. Kept from a word's second ask: most words of new searches are asked once, and every
+ * kept word is memory the collector counts against its next full collection.
+ */
+import { cacheCounter, type CacheCounter } from '../../metrics'
+import type { Corpus } from './searchCorpus'
+import type { WordScores } from './wordScores'
+
+/** The corpus steps remembered: a word asked less often than this many approvals is read again. */
+const MAX_STEPS = 256
+/** A step that changed more rows than this is not followed (tokenizing them would block): its words are read again. */
+export const MAX_STEP_ROWS = 1_000
+
+type Step = { fromSeq: number; toSeq: number; rows: Int32Array; tokens: Set<string> }
+export type Changes = { rows: Int32Array; tokens: Set<string> }
+
+/** What changed between corpora, step by step, as far back as the steps are contiguous. */
+export class CorpusSteps {
+  private steps: Step[] = []
+
+  /** A new latest corpus: followed from the last one (its step, with the tokens of the rows it changed), or read whole. */
+  record(corpus: Corpus, tokensOf: (rows: Int32Array) => Set<string>): void {
+    const last = this.steps.at(-1)
+    const step = corpus.step
+    if (!step || step.rows.length > MAX_STEP_ROWS || (last && last.toSeq !== step.fromSeq)) {
+      this.steps = []
+      return
+    }
+    this.steps.push({ fromSeq: step.fromSeq, toSeq: corpus.changeSeq, rows: step.rows, tokens: tokensOf(step.rows) })
+    if (this.steps.length > MAX_STEPS) this.steps.shift()
+  }
+
+  /** The rows changed from `fromSeq` to `toSeq` (ascending) and their tokens; undefined when the steps do not reach. */
+  between(fromSeq: number, toSeq: number): Changes | undefined {
+    const start = this.steps.findIndex((s) => s.fromSeq === fromSeq)
+    const end = this.steps.findIndex((s) => s.toSeq === toSeq)
+    if (start < 0 || end < start) return undefined
+    const span = this.steps.slice(start, end + 1)
+    if (span.length === 1) return span[0]!
+    const rows = new Set<number>()
+    const tokens = new Set<string>()
+    for (const s of span) {
+      for (const r of s.rows) rows.add(r)
+      for (const t of s.tokens) tokens.add(t)
+    }
+    return { rows: Int32Array.from(rows).sort(), tokens }
+  }
+}
+
+type Kept = { seq: number; scores: WordScores; bytes: number }
+
+/** At most maxEntries words holding at most maxBytes, least recent evicted. */
+export class WordScoreCache {
+  private readonly entries = new Map<string, Kept>()
+  private readonly askedOnce = new Set<string>()
+  private bytes = 0
+  private readonly lookups: CacheCounter
+  private readonly follows: CacheCounter
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+    private readonly weigh: (w: WordScores) => number,
+  ) {
+    this.lookups = cacheCounter('search_terms')
+    // A hit here is a word followed to a new corpus, a miss one read again though it was kept.
+    this.follows = cacheCounter('search_terms_followed')
+  }
+
+  /** The word's scores at `corpus`: kept, followed from a kept entry, or read. */
+  get(word: string, corpus: Corpus, follow: (scores: WordScores, seq: number) => WordScores | undefined, read: () => WordScores): WordScores {
+    const kept = this.entries.get(word)
+    if (kept?.seq === corpus.changeSeq) {
+      this.lookups.hit()
+      this.entries.delete(word)
+      this.entries.set(word, kept)
+      return kept.scores
+    }
+    if (kept) {
+      const followed = follow(kept.scores, kept.seq)
+      if (followed) {
+        this.follows.hit()
+        this.lookups.hit()
+        this.keep(word, corpus.changeSeq, followed)
+        return followed
+      }
+      this.follows.miss()
+    }
+    this.lookups.miss()
+    if (!kept && !this.askedOnce.delete(word)) {
+      // Remembered (a word, not its scores) for a while, so a second ask keeps the scores.
+      if (this.askedOnce.size >= 4 * this.maxEntries) this.askedOnce.delete(this.askedOnce.values().next().value!)
+      this.askedOnce.add(word)
+      return read()
+    }
+    const scores = read()
+    // A ranking still on an older corpus does not replace a newer entry.
+    if (!kept || corpus.changeSeq >= kept.seq) this.keep(word, corpus.changeSeq, scores)
+    return scores
+  }
+
+  private keep(word: string, seq: number, scores: WordScores): void {
+    const old = this.entries.get(word)
+    if (old) {
+      this.entries.delete(word)
+      this.bytes -= old.bytes
+    }
+    const bytes = this.weigh(scores)
+    if (bytes > this.maxBytes) return
+    while (this.entries.size >= this.maxEntries || this.bytes + bytes > this.maxBytes) {
+      const [oldest, entry] = this.entries.entries().next().value!
+      this.entries.delete(oldest)
+      this.bytes -= entry.bytes
+    }
+    this.entries.set(word, { seq, scores, bytes })
+    this.bytes += bytes
+  }
+}

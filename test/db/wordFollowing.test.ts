@@ -1,0 +1,104 @@
+/**
+ * Word scores follow the corpus (src/db/sqlite/wordCache.ts): after each batch of writes, a
+ * word kept from before is scored again for the new N and mean length when no changed row held
+ * it or holds it now, and read again from the index otherwise. Either way the ranking is FTS5's
+ * own `ORDER BY rank, approved_at DESC, id DESC`, row by row, with the same total, and every
+ * word's scores are a fresh read's, double for double; and the words
+ * a write did not touch are followed, not read (the cache's counters say which).
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { getConfig } from '../../src/config'
+import { sqliteFileOf } from '../../src/db/sqlite/connection'
+import { serviceReader } from '../../src/db/sqlite/sqlReader'
+import { textRanker } from '../../src/db/sqlite/textRanking'
+import { readWordScores } from '../../src/db/sqlite/wordReading'
+import { decodeWord, type WordScores } from '../../src/db/sqlite/wordScores'
+import { registry } from '../../src/metrics'
+import { seedContent, seedDemo } from '../../src/seed/seed'
+import { testApp, type TestApp } from '../support/app'
+
+let app: TestApp
+const sqlite = getConfig().database.engine === 'sqlite'
+const file = () => sqliteFileOf(getConfig().database.uri)
+const run = async (sql: string, args: unknown[] = []) => {
+  await ((app.payload.db as any).client as { execute(q: { sql: string; args: unknown[] }): Promise<unknown> }).execute({ sql, args })
+}
+
+/** Searches of one, two and three words: common ones, rare ones, ones the writes below touch and ones they do not. */
+const QUERIES = [['database'], ['search', 'index'], ['rust', 'kernel', 'compiler'], ['garden', 'photo'], ['typescript', 'testing'], ['quokka', 'database']]
+const NEED = 200
+
+/** FTS5's own order of the public matches, and how many there are. */
+function fts5Order(words: string[]): { order: number[]; total: number } {
+  const match = words.map((w) => `"${w}"`).join(' OR ')
+  const db = serviceReader(file())
+  const order = (db.all(
+    `SELECT f.rowid FROM raw_content_fts f JOIN content c ON c.rowid = f.rowid WHERE raw_content_fts MATCH ? ORDER BY f.rank, c.approved_at DESC, c.id DESC LIMIT ${NEED}`,
+    [match],
+  ) as number[][]).map((r) => r[0]!)
+  const total = Number(db.get('SELECT count(*) FROM raw_content_fts WHERE raw_content_fts MATCH ?', [match])![0])
+  return { order, total }
+}
+
+/** A word's rows and their scores, as plain arrays. */
+function decoded(w: WordScores): { rows: number[]; scores: number[] } {
+  const rows = new Int32Array(w.count)
+  const scores = new Float64Array(w.count)
+  decodeWord(w, rows, scores)
+  return { rows: Array.from(rows), scores: Array.from(scores) }
+}
+
+async function counter(cache: string, result: 'hit' | 'miss'): Promise<number> {
+  const line = (await registry.metrics()).split('\n').find((l) => l.startsWith(`cache_lookups_total{cache="${cache}",result="${result}"}`))
+  return Number(line?.split(' ').at(-1) ?? 0)
+}
+
+describe.runIf(sqlite)('word scores follow the corpus (SQLite)', () => {
+  beforeAll(async () => {
+    app = await testApp()
+    await seedDemo(app.payload)
+    await seedContent(app.payload, 3000, { seed: 11 })
+  }, 120_000)
+
+  it('after every kind of write, every search ranks as FTS5 does; untouched words are followed, touched ones read again', async () => {
+    const ranker = textRanker(file())
+    let version = 0
+    const rankAll = async () => {
+      version += 1
+      for (const words of QUERIES) {
+        const { order, total } = await ranker.rank(`v${version}`, words, NEED)
+        const expected = fts5Order(words)
+        expect({ words, version, order: Array.from(order), total }).toEqual({ words, version, ...expected })
+        // Each word's scores, followed or read, are the ones a fresh read gives, double for double.
+        const { corpus, lists } = await ranker.scores(`v${version}`, words)
+        words.forEach((word, i) => {
+          const fresh = readWordScores(serviceReader(file()), corpus, word)
+          expect({ word, version, ...decoded(lists[i]!) }).toEqual({ word, version, ...decoded(fresh) })
+        })
+      }
+    }
+    // Asked twice, so every word is kept.
+    await rankAll()
+    await rankAll()
+    const rowid = (where: string) => Number(serviceReader(file()).get(`SELECT rowid FROM content WHERE ${where} LIMIT 1`)![0])
+    const approvedWith = (word: string) => rowid(`status = 'approved' AND is_active = 1 AND title LIKE '%${word}%'`)
+    const batches: [string, () => Promise<void>, { followed: boolean }][] = [
+      ['an approval of an item holding none of the words', () => run("UPDATE content SET status = 'approved', approved_at = '2099-01-01T00:00:00.000Z', title = 'Zyzzyva notes', description = NULL WHERE rowid = ?", [rowid("status <> 'approved'")]), { followed: true }],
+      ['an approval of an item about quokka databases', () => run("UPDATE content SET status = 'approved', approved_at = '2099-01-02T00:00:00.000Z', title = 'Quokka database design' WHERE rowid = ?", [rowid("status <> 'approved'")]), { followed: false }],
+      ['a soft delete of a public item holding "garden"', () => run('UPDATE content SET is_active = 0 WHERE rowid = ?', [approvedWith('garden')]), { followed: false }],
+      ['an edit taking "rust" out of a public title', () => run("UPDATE content SET title = 'Renamed entirely' WHERE rowid = ?", [approvedWith('rust')]), { followed: false }],
+      ['a rejection of a public item (back out of the index)', () => run("UPDATE content SET status = 'rejected' WHERE rowid = ?", [approvedWith('typescript')]), { followed: false }],
+      ['two approvals in one step, none of the words', () => run("UPDATE content SET status = 'approved', approved_at = '2099-01-03T00:00:00.000Z', title = 'Wombat burrows', description = 'Night walks' WHERE rowid IN (SELECT rowid FROM content WHERE status <> 'approved' LIMIT 2)"), { followed: true }],
+    ]
+    for (const [what, write, { followed }] of batches) {
+      await write()
+      const [hits, misses] = [await counter('search_terms_followed', 'hit'), await counter('search_terms_followed', 'miss')]
+      await rankAll()
+      const [followedNow, readAgain] = [(await counter('search_terms_followed', 'hit')) - hits, (await counter('search_terms_followed', 'miss')) - misses]
+      // Every kept word either followed or was read again; a write touching a query's word reads it again.
+      expect({ what, all: followedNow + readAgain > 0, someReadAgain: readAgain > 0 }).toEqual({ what, all: true, someReadAgain: !followed })
+      if (followed) expect(followedNow, what).toBeGreaterThan(0)
+    }
+  }, 120_000)
+})
