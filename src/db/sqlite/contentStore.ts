@@ -20,6 +20,8 @@ import { indexedTerms } from '../searchTerms'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
 import { checkContentSchema, FTS_TABLE, HIDDEN_FTS_TABLE, repairContentIndexes } from './contentSchema'
+import { publicRowCount } from './searchCorpus'
+import { serviceReader } from './sqlReader'
 import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { TABLES } from './tables'
@@ -249,6 +251,8 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
     if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
       return { rows, total: q.offset + rows.length, estimated: false }
     }
+    // Every public row, unfiltered (the newest page's total): the public text index's row count.
+    if (isPublicView(q) && !q.text && !hasOtherFilters(q)) return { rows, total: publicRowCount(serviceReader(file)), estimated: false }
     const countSql = `SELECT count(*) FROM ${b.from} ${b.where}`
     const total = await cachedCount[viewOf(q)](version, `${countSql}\u0000${JSON.stringify(b.args)}`, async () =>
       Number(get(countSql, b.args)?.[0] ?? 0),

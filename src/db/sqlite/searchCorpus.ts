@@ -18,9 +18,11 @@ export type Corpus = {
   rows: number
   avgdl: number
   /**
-   * Per rowid, two entries: the row's place newest first among public rows (1-based; 0 = not
-   * public) and D, its length in tokens: what the ranking reads of its few best rows (their
-   * ordinals break ties) and of the rows too long for publicLength.
+   * Per rowid, two entries: the row's place among public rows counted from the oldest (1-based;
+   * 0 = not public: a higher place is a newer row) and D, its length in tokens: what the ranking
+   * reads of its few best rows (their places break ties) and of the rows too long for
+   * publicLength. Counted from the oldest so that a new approval, the newest row, moves no other
+   * row's place.
    */
   byRow: Int32Array
   /**
@@ -32,7 +34,7 @@ export type Corpus = {
   publicLength: Uint8Array
   /** The largest D. */
   longest: number
-  /** Public rowids, newest first (approved_at DESC, id DESC). */
+  /** Public rowids, oldest first (the reverse of approved_at DESC, id DESC): place p is byOrdinal[p - 1]. */
   byOrdinal: Int32Array
   /** The last raw_content_text_changes entry this corpus reflects. */
   changeSeq: number
@@ -78,7 +80,8 @@ function readAverages(db: SqlReader): { rows: number; tokens: number } {
   const averages = db.get(AVERAGES_SQL)?.[0] as Uint8Array | undefined
   let rows = 0
   let tokens = 0
-  if (averages) {
+  // An index that never held a row keeps an empty record.
+  if (averages && averages.length > 0) {
     let at: number
     ;[rows, at] = readVarint(averages, 0)
     while (at < averages.length) {
@@ -88,6 +91,15 @@ function readAverages(db: SqlReader): { rows: number; tokens: number } {
     }
   }
   return { rows, tokens }
+}
+
+/**
+ * How many rows the public sees: the public text index holds exactly those (its triggers, and
+ * start-up's check against the content table), and FTS5 keeps their number in one record, read
+ * here in microseconds where counting a million index entries takes tens of milliseconds.
+ */
+export function publicRowCount(db: SqlReader): number {
+  return readAverages(db).rows
 }
 
 /** A row's length in tokens from its docsize record (a varint per column). */
@@ -131,7 +143,8 @@ export function readCorpus(db: SqlReader): Corpus {
       ? undefined
       : (JSON.parse(String(get(LENGTH_IDS_SQL)?.[0] ?? '[]')) as number[])
   const rowidOf = (i: number) => (ids ? ids[i]! : Number(minId) + i)
-  const byOrdinal = parseIntegers(String(get(RECENCY_SQL)?.[0] ?? ''))
+  // Newest first as the SQL orders it, then reversed: oldest first.
+  const byOrdinal = parseIntegers(String(get(RECENCY_SQL)?.[0] ?? '')).reverse()
   let lastRow = count === 0 ? 0 : rowidOf(count - 1)
   for (const rowid of byOrdinal) if (rowid > lastRow) lastRow = rowid
   const byRow = new Int32Array(2 * (lastRow + 1))
@@ -191,11 +204,28 @@ export function updateCorpus(db: SqlReader, prev: Corpus): Corpus {
     publicLength[rowid] = row?.public ? publicLengthOf(d) : 0
   }
 
-  // The recency order: the changed rows out, the public ones among them back in at their place.
-  const kept = new Int32Array(prev.byOrdinal.length)
-  let keptCount = 0
-  for (const rowid of prev.byOrdinal) if (!changed.has(rowid)) kept[keptCount++] = rowid
-  const entering = [...now.entries()].filter(([, row]) => row.public).sort(([, a], [, b]) => newerFirst(a.key, b.key))
+  // The recency order, oldest first: the changed rows that were public taken out (by their old
+  // places, whole runs between them copied at once), the public ones among them put back at their
+  // place, and the places rewritten only from the first one that moved. A new approval is the
+  // newest row: it goes at the end and moves no other row's place.
+  const prevOrder = prev.byOrdinal
+  const leaving: number[] = []
+  for (const rowid of changed) {
+    const place = 2 * rowid < prev.byRow.length ? prev.byRow[2 * rowid]! : 0
+    if (place > 0) leaving.push(place - 1)
+  }
+  leaving.sort((a, b) => a - b)
+  const keptCount = prevOrder.length - leaving.length
+  const kept = new Int32Array(keptCount)
+  let from = 0
+  let to = 0
+  for (const at of leaving) {
+    kept.set(prevOrder.subarray(from, at), to)
+    to += at - from
+    from = at + 1
+  }
+  kept.set(prevOrder.subarray(from), to)
+  const entering = [...now.entries()].filter(([, row]) => row.public).sort(([, a], [, b]) => newerFirst(b.key, a.key))
   const keys = new Map<number, RecencyKey>()
   const keyOf = (rowid: number): RecencyKey => {
     let key = keys.get(rowid)
@@ -207,26 +237,29 @@ export function updateCorpus(db: SqlReader, prev: Corpus): Corpus {
     return key
   }
   const byOrdinal = new Int32Array(keptCount + entering.length)
-  let from = 0
-  let to = 0
+  let firstMoved = leaving.length > 0 ? leaving[0]! : byOrdinal.length
+  from = 0
+  to = 0
   for (const [rowid, row] of entering) {
-    // The first kept row that comes after this one, searched among those not yet placed.
+    // Its place: before the first kept row newer than it, searched among those not yet placed
+    // (none, most often: checked first).
     let lo = from
     let hi = keptCount
+    if (keptCount === 0 || newerFirst(row.key, keyOf(kept[keptCount - 1]!)) < 0) lo = keptCount
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (newerFirst(keyOf(kept[mid]!), row.key) < 0) lo = mid + 1
+      if (newerFirst(keyOf(kept[mid]!), row.key) > 0) lo = mid + 1
       else hi = mid
     }
     byOrdinal.set(kept.subarray(from, lo), to)
     to += lo - from
     from = lo
+    if (to < firstMoved) firstMoved = to
     byOrdinal[to++] = rowid
   }
   byOrdinal.set(kept.subarray(from, keptCount), to)
-  // Every public row's ordinal (places moved for all rows after an entering or leaving one).
   for (const rowid of changed) byRow[2 * rowid] = 0
-  for (let i = 0; i < byOrdinal.length; i++) byRow[2 * byOrdinal[i]!] = i + 1
+  for (let i = firstMoved; i < byOrdinal.length; i++) byRow[2 * byOrdinal[i]!] = i + 1
   const step = { fromSeq: prev.changeSeq, rows: Int32Array.from(changed).sort() }
   return { rows, avgdl: tokens / rows, byRow, publicLength, longest, byOrdinal, changeSeq: last, step }
 }

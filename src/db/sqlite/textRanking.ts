@@ -257,16 +257,16 @@ function wantedBest(sums: Float64Array, kept: number, wanted: number): number {
 }
 
 /**
- * Sorts the first n matches m of `chosen` best first (higher sums[m], then the lower ordinal,
- * that is the newer row), moving each one's ordinal with it. Ordinals are unique, so the order
- * is total. A quicksort with the comparison inline (a comparator function costs more than the
+ * Sorts the first n matches m of `chosen` best first (higher sums[m], then the higher place,
+ * that is the newer row: ./searchCorpus counts places from the oldest), moving each one's place
+ * with it. Places are unique, so the order is total. A quicksort with the comparison inline (a comparator function costs more than the
  * few hundred rows sorted here).
  */
 function sortBest(chosen: Int32Array, ordinals: Int32Array, n: number, sums: Float64Array): void {
   const before = (i: number, j: number) => {
     const a = sums[chosen[i]!]!
     const b = sums[chosen[j]!]!
-    return a > b || (a === b && ordinals[i]! < ordinals[j]!)
+    return a > b || (a === b && ordinals[i]! > ordinals[j]!)
   }
   const exchange = (i: number, j: number) => {
     const m = chosen[i]!
@@ -349,9 +349,9 @@ function bestOf(lists: WordScores[], corpus: Corpus, need: number, keep?: (rows:
     }
     sortBest(chosen, chosenOrdinals, above, sums)
     for (let r = 0; r < above; r++) order[r] = rows[chosen[r]!]!
-    // Tied rows newest first: their ordinals ascending (a native numeric sort), as rowids.
+    // Tied rows newest first: their places descending (a native numeric sort, read from the end), as rowids.
     const ties = tiedOrdinals.subarray(0, tied).sort()
-    for (let r = above, t = 0; r < wanted; r++, t++) order[r] = byOrdinal[ties[t]! - 1]!
+    for (let r = above, t = tied - 1; r < wanted; r++, t--) order[r] = byOrdinal[ties[t]! - 1]!
   }
   // A query of very common words grew the per-match scratch: do not keep it.
   if (rowsA.length > MAX_RETAINED_MATCHES) {
