@@ -9,7 +9,11 @@ import { cacheCounter, type CacheCounter } from '../metrics'
 /** Many values per version (list pages, totals, ranked orders, word scores), least recent evicted. */
 export class VersionedCache<T> {
   private readonly entries = new Map<string, T>()
-  /** With keepOnSecondAsk: keys asked once at this version and not kept, oldest first. */
+  /**
+   * With keepOnSecondAsk: keys whose next ask keeps the value, oldest first: those asked once at
+   * this version, and those kept at the version before (a repeated search stays repeated after
+   * a write, instead of being computed twice more).
+   */
   private readonly askedOnce = new Set<string>()
   private version = ''
   private weight = 0
@@ -18,9 +22,10 @@ export class VersionedCache<T> {
   /**
    * `name` labels its hit and miss counters (cache_lookups_total, src/metrics). At most
    * maxEntries values, and at most maxWeight in total as `weigh` counts it. `keepOnSecondAsk`
-   * keeps a value only when its key is asked again (a long tail of one-off keys, such as new
-   * text searches, would otherwise fill the cache with values nobody reads, and the garbage
-   * collector with work); a key's second computation is the price.
+   * keeps a value only when its key is asked again, or was kept at the version before (a long
+   * tail of one-off keys, such as new text searches, would otherwise fill the cache with values
+   * nobody reads, and the garbage collector with work); a new key's second computation is the
+   * price.
    */
   constructor(
     name: string,
@@ -34,8 +39,9 @@ export class VersionedCache<T> {
 
   async get(version: string, key: string, compute: () => Promise<T> | T): Promise<T> {
     if (version !== this.version) {
-      this.entries.clear()
       this.askedOnce.clear()
+      if (this.options.keepOnSecondAsk) for (const kept of this.entries.keys()) this.askedOnce.add(kept)
+      this.entries.clear()
       this.weight = 0
       this.version = version
     }

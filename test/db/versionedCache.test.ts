@@ -1,7 +1,8 @@
 /**
  * The per-version cache (src/db/versionedCache): values kept per key until the version moves,
  * least recent evicted first, and, with keepOnSecondAsk, a value kept only when its key is
- * asked a second time (one-off keys, such as new text searches, are computed and let go).
+ * asked a second time (one-off keys, such as new text searches, are computed and let go), or
+ * at once when it was kept at the version before.
  */
 import { describe, expect, it } from 'vitest'
 
@@ -63,5 +64,18 @@ describe('VersionedCache', () => {
     await get('v2', 'k') // second: kept
     await get('v2', 'k')
     expect(computed.get('k')).toBe(3)
+  })
+
+  it('with keepOnSecondAsk, a key kept at one version is kept from its first ask at the next (a repeated search, after a write)', async () => {
+    const { get, computed } = counted({ keepOnSecondAsk: true })
+    await get('v1', 'feed')
+    await get('v1', 'feed') // kept at v1
+    await get('v1', 'once') // asked once at v1, never kept
+    expect(await get('v2', 'feed')).toBe('feed@v2') // kept at once
+    expect(await get('v2', 'feed')).toBe('feed@v2')
+    expect(computed.get('feed')).toBe(3)
+    await get('v2', 'once') // not repeated at v1: asked once again
+    await get('v2', 'once')
+    expect(computed.get('once')).toBe(3)
   })
 })
