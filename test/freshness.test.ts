@@ -240,6 +240,110 @@ describe("content: a write the public cannot see keeps the public view cached; m
   })
 })
 
+describe('content: a write that leaves every list as it was moves only its row: its answers and the pages that show it follow, every other public answer stays cached', () => {
+  let staff: string
+  let n = 0
+  beforeAll(async () => {
+    const admin = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
+    staff = await tokenFor(['content.moderate', 'content.approve'], String(admin.id))
+  })
+
+  const gen = (domain: Domain) => generation(app.payload, domain)
+  const hits = async (cache: string) => {
+    const line = (await registry.metrics()).split('\n').find((l) => l.startsWith(`cache_lookups_total{cache="${cache}",result="hit"}`))
+    return Number(line?.split(' ').at(-1) ?? 0)
+  }
+  const get = async (path: string) => {
+    const res = await app.request('GET', `/v1${path}`)
+    expect(res.status, `${path}: ${res.text}`).toBe(200)
+    return res.body.data
+  }
+  /** A public item, the newest: on the first page, not on the second. */
+  const newest = async () => {
+    n += 1
+    const doc = await content(app.payload, { title: `Row mark ${n}`, approvedAt: new Date(Date.now() + n * 1000).toISOString() })
+    return { id: String(doc.id), slug: String(doc.slug) }
+  }
+
+  /**
+   * Warms the first page (shows `item`), the second page and another item's answer (do not),
+   * writes, then: the public generation stayed; the item's answer and the first page show the
+   * write (at once, or within the bound from outside); the second page and the other item are
+   * answered from the cache, unchanged.
+   */
+  async function rowWrite(item: { slug: string }, write: () => Promise<unknown>, changed: (dto: any) => boolean, outside = false) {
+    const other = (await get('/content?limit=2&offset=2'))[0].slug as string
+    const [second, otherItem] = [await get('/content?limit=2&offset=2'), await get(`/content/${other}`)]
+    await get(`/content/${item.slug}`)
+    expect((await get('/content?limit=2'))[0].slug).toBe(item.slug)
+    const publicBefore = gen('content')
+    await write()
+    const deadline = Date.now() + (outside ? OUTSIDE_BOUND_MS : 0)
+    let [page, answer] = [await get('/content?limit=2'), await get(`/content/${item.slug}`)]
+    while (!(changed(page[0]) && changed(answer)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      ;[page, answer] = [await get('/content?limit=2'), await get(`/content/${item.slug}`)]
+    }
+    expect(changed(answer), JSON.stringify(answer)).toBe(true)
+    expect(changed(page[0]), JSON.stringify(page[0])).toBe(true)
+    expect(gen('content')).toBe(publicBefore)
+    const [listHits, itemHits] = [await hits('content_answers'), await hits('content_item_answers')]
+    expect(await get('/content?limit=2&offset=2')).toEqual(second)
+    expect(await get(`/content/${other}`)).toEqual(otherItem)
+    expect(await hits('content_answers')).toBe(listHits + 1)
+    expect(await hits('content_item_answers')).toBe(itemHits + 1)
+  }
+
+  it("an approval's follow-up links the thumbnail (Payload Local API, hooks as they are)", async () => {
+    const item = await newest()
+    const { runFollowUp } = await import('../src/jobs/followUpTasks')
+    await rowWrite(item, () => runFollowUp(app.payload, { contentId: item.id, kind: 'thumbnail' }), (dto) => typeof dto.thumbnailUrl === 'string')
+  })
+
+  it('another process links a thumbnail', async () => {
+    const donor = await newest()
+    const { runFollowUp } = await import('../src/jobs/followUpTasks')
+    await runFollowUp(app.payload, { contentId: donor.id, kind: 'thumbnail' })
+    const media = (await app.payload.findByID({ collection: 'content', id: donor.id, depth: 0, overrideAccess: true })).thumbnail
+    const item = await newest()
+    await rowWrite(
+      item,
+      () => updateInOtherProcess({ collection: 'content', where: { slug: { equals: item.slug } }, data: { thumbnail: String(media) } }),
+      (dto) => typeof dto.thumbnailUrl === 'string',
+      true,
+    )
+  }, 120_000)
+
+  it.runIf(sqlite)('raw SQL on another connection sets a row\'s thumbnail URL', async () => {
+    const item = await newest()
+    await rowWrite(
+      item,
+      async () => {
+        const { default: Database } = await import('libsql')
+        const db = new Database(sqliteFileOf(getConfig().database.uri))
+        db.prepare("UPDATE content SET thumbnail_url = '/api/media/file/raw-row-mark.png' WHERE id = ?").run(item.id)
+        db.close()
+      },
+      (dto) => typeof dto.thumbnailUrl === 'string' && dto.thumbnailUrl.endsWith('raw-row-mark.png'),
+      true,
+    )
+  })
+
+  it("an approval moves the public lists, not another item's answer", async () => {
+    const other = (await get('/content?limit=1'))[0].slug as string
+    const answer = await get(`/content/${other}`)
+    const res = await app.request('POST', '/v1/content/submit', { token: staff, body: { title: 'Row mark approval', url: 'https://example.com/row-mark-approval' } })
+    expect(res.status, res.text).toBe(201)
+    const publicBefore = gen('content')
+    expect((await app.request('POST', `/v1/content/${res.body.data.slug}/approve`, { token: staff })).status).toBe(200)
+    expect(gen('content')).not.toBe(publicBefore)
+    expect((await get('/content?limit=20')).map((d: { slug: string }) => d.slug)).toContain(res.body.data.slug)
+    const itemHits = await hits('content_item_answers')
+    expect(await get(`/content/${other}`)).toEqual(answer)
+    expect(await hits('content_item_answers')).toBe(itemHits + 1)
+  })
+})
+
 describe('taxonomy: the catalog ETag follows every write', () => {
   const etag = async () => {
     const res = await app.request('GET', '/v1/catalog')

@@ -7,7 +7,7 @@
  */
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, GlobalAfterChangeHook } from 'payload'
 
-import { contentDomainOf, type Domain, noteDomainWrite } from '../../src/services/domainVersions'
+import { contentWriteDomain, type Domain, noteDomainWrite } from '../../src/services/domainVersions'
 
 type CollectionHooks = { afterChange: CollectionAfterChangeHook[]; afterDelete: CollectionAfterDeleteHook[] }
 
@@ -31,19 +31,20 @@ export function domainWriteHooks(domain: Domain): CollectionHooks {
 
 /**
  * Content: a save moves the public generation only when the row is public before or after it
- * (src/db/versionDomains); a pending submission moves only the moderators' one.
+ * and the save changes what lists hold or how they order it (src/db/versionDomains); a pending
+ * submission moves only the moderators' one, a thumbnail linked to a public item only its row.
  */
 export function contentWriteHooks(): CollectionHooks {
   return {
     afterChange: [
       async ({ doc, previousDoc, operation, req }) => {
-        await noteDomainWrite(req, contentDomainOf(doc, operation === 'update' ? previousDoc : null))
+        await noteDomainWrite(req, contentWriteDomain(operation === 'update' ? previousDoc : null, doc), [String(doc.id)])
         return doc
       },
     ],
     afterDelete: [
       async ({ doc, req }) => {
-        await noteDomainWrite(req, contentDomainOf(doc))
+        await noteDomainWrite(req, contentWriteDomain(doc, null), [String(doc.id)])
         return doc
       },
     ],

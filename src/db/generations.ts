@@ -9,6 +9,12 @@
  *
  * A value is cached under the generation read BEFORE its data was read, and a generation moves
  * only once the change is visible, so a cached value is never older than its generation.
+ *
+ * Content rows are also marked one by one: a value that shows rows (a page, an item) notes the
+ * row clock before its data is read and is stale once one of its rows is marked after it. A
+ * write to a public row that leaves every list's membership and order as they were (a thumbnail
+ * linked, a slug renamed) moves no public generation, only its row's mark (./versionDomains).
+ * A content change reported without its rows marks every row.
  */
 import type { Payload } from 'payload'
 
@@ -16,18 +22,35 @@ import { impliedDomains, type Domain } from './versionDomains'
 
 /** What a change feed reports to the process's generations. */
 export type FreshnessSink = {
-  /** Committed changes to these domains are visible to this process's reads now. */
-  changed(domains: readonly Domain[]): void
+  /**
+   * Committed changes to these domains are visible to this process's reads now; `rows`, the
+   * content ids they wrote (absent for a content change: every row may have changed).
+   */
+  changed(domains: readonly Domain[], rows?: readonly string[]): void
   /** The feed can no longer tell: nothing cached may be served until `restored`. */
   lost(): void
   /** The feed tells again; anything may have changed meanwhile. */
   restored(): void
 }
 
-export class Generations implements FreshnessSink {
+/** What a value that shows content rows asks: the row clock now, and later whether one of its rows changed since. */
+export type RowFreshness = {
+  clock(): number
+  changedSince(ids: Iterable<string>, clock: number): boolean
+}
+
+/** Row marks kept; the oldest are forgotten past this (a value older than a forgotten mark is stale). */
+const MAX_ROW_MARKS = 100_000
+
+export class Generations implements FreshnessSink, RowFreshness {
   private readonly counts: Record<Domain, number> = { content: 0, all_content: 0, taxonomy: 0, branding: 0 }
   private blind = true
   private blindReads = 0
+  /** Moves once per marked row; marks[id] is the clock of the row's last change seen. */
+  private rowClock = 0
+  private readonly marks = new Map<string, number>()
+  /** A value noted before this clock is stale (every row changed then, or its mark was forgotten). */
+  private floor = 0
 
   /** The domain's generation: equal strings mean no visible change in between. */
   of(domain: Domain): string {
@@ -39,17 +62,46 @@ export class Generations implements FreshnessSink {
     return this.blind
   }
 
-  changed(domains: readonly Domain[]): void {
+  changed(domains: readonly Domain[], rows?: readonly string[]): void {
     for (const domain of impliedDomains(domains)) this.counts[domain] += 1
+    if (rows) for (const id of rows) this.mark(id)
+    else if (domains.includes('content') || domains.includes('all_content')) this.everyRowChanged()
   }
 
   lost(): void {
     this.blind = true
+    this.everyRowChanged()
   }
 
   restored(): void {
     for (const domain of Object.keys(this.counts) as Domain[]) this.counts[domain] += 1
+    this.everyRowChanged()
     this.blind = false
+  }
+
+  clock(): number {
+    return this.rowClock
+  }
+
+  changedSince(ids: Iterable<string>, clock: number): boolean {
+    if (this.blind || clock < this.floor) return true
+    for (const id of ids) if ((this.marks.get(id) ?? 0) > clock) return true
+    return false
+  }
+
+  private mark(id: string): void {
+    this.marks.delete(id)
+    this.marks.set(id, ++this.rowClock)
+    if (this.marks.size > MAX_ROW_MARKS) {
+      const [oldest, at] = this.marks.entries().next().value!
+      this.marks.delete(oldest)
+      this.floor = Math.max(this.floor, at)
+    }
+  }
+
+  private everyRowChanged(): void {
+    this.marks.clear()
+    this.floor = ++this.rowClock
   }
 }
 
@@ -80,6 +132,12 @@ export function generation(payload: Payload, domain: Domain): string {
   const generations = generationsOf(payload.db)
   if (!feeds.has(payload.db) && startFeed) feeds.set(payload.db, startFeed(payload, generations))
   return generations.of(domain)
+}
+
+/** Content rows' marks for `payload`'s database (the change feed started on first use, as generation() does). */
+export function rowFreshness(payload: Payload): RowFreshness {
+  generation(payload, 'content')
+  return generationsOf(payload.db)
 }
 
 /** Stops the change feed (shutdown); the next generation() starts it again. */

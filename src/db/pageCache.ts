@@ -7,16 +7,29 @@
  * order, the costly part, has a cache of its own).
  */
 import type { ContentListQuery, ContentPage } from './contentTypes'
+import type { RowFreshness } from './generations'
 import { VersionedCache } from './versionedCache'
+
+/** A page and the row clock noted before its rows were read (./generations). */
+type Kept = { page: ContentPage; clock: number }
 
 /**
  * At most `maxPages` pages of each kind, holding at most `maxRows` rows. `suffix` names a view's
- * caches apart (each view keys on its own generation: src/db/versionDomains).
+ * caches apart (each view keys on its own generation: src/db/versionDomains). A page is kept per
+ * generation and read again once one of the rows it shows is marked (`rows`).
  */
 export function pageCache(maxPages: number, maxRows: number, suffix = '') {
-  const rowsOf = (p: ContentPage) => p.rows.length + 1
-  const lists = new VersionedCache<ContentPage>(`content_pages${suffix}`, maxPages, maxRows, rowsOf)
-  const searches = new VersionedCache<ContentPage>(`search_pages${suffix}`, maxPages, maxRows, rowsOf, { keepOnSecondAsk: true })
-  return (version: string, q: ContentListQuery, read: () => Promise<ContentPage>): Promise<ContentPage> =>
-    (q.text ? searches : lists).get(version, JSON.stringify(q), read)
+  const rowsOf = (k: Kept) => k.page.rows.length + 1
+  const lists = new VersionedCache<Kept>(`content_pages${suffix}`, maxPages, maxRows, rowsOf)
+  const searches = new VersionedCache<Kept>(`search_pages${suffix}`, maxPages, maxRows, rowsOf, { keepOnSecondAsk: true })
+  return async (version: string, q: ContentListQuery, read: () => Promise<ContentPage>, rows: RowFreshness): Promise<ContentPage> => {
+    const clock = rows.clock()
+    const fresh = (k: Kept) => !rows.changedSince(idsOf(k.page), k.clock)
+    const kept = await (q.text ? searches : lists).get(version, JSON.stringify(q), async () => ({ page: await read(), clock }), fresh)
+    return kept.page
+  }
+}
+
+function* idsOf(page: ContentPage): Iterable<string> {
+  for (const row of page.rows) yield row.id
 }

@@ -24,6 +24,48 @@ export function impliedDomains(domains: readonly Domain[]): readonly Domain[] {
   return domains.includes('content') && !domains.includes('all_content') ? [...domains, 'all_content'] : domains
 }
 
+/**
+ * What decides which public rows a list holds, in what order, and how a search ranks them: its
+ * filters, sorts and text (field names, with their SQLite columns). A write to a public row that
+ * changes none of these moves only `all_content` and marks the row (src/db/generations): that
+ * item's answers and the cached pages that show it are read again, every other public answer
+ * stays (the thumbnail an approval's follow-up links, a new slug, a corrected URL spelling).
+ */
+export const CONTENT_SHAPE_FIELDS = {
+  status: 'status',
+  isActive: 'is_active',
+  approvedAt: 'approved_at',
+  title: 'title',
+  description: 'description',
+  tagSlugs: 'tag_slugs',
+  group: 'group_id',
+  channel: 'channel_id',
+  platform: 'platform_id',
+  submittedBy: 'submitted_by_id',
+  createdAt: 'created_at',
+  urlKey: 'url_key',
+} as const
+
+/** A field's value as compared across a write: a related document by its id, a list or date as text. */
+const comparable = (v: unknown): string => {
+  if (v === undefined || v === null || v === '') return ''
+  if (typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && 'id' in v) return String((v as { id: unknown }).id)
+  return JSON.stringify(v instanceof Date ? v.toISOString() : v)
+}
+
+type ContentState = Record<string, unknown> | null | undefined
+
+/**
+ * The domain a content write moves, from the row before and after it: `content` when the public
+ * sees the row on either side and the write changes its shape (above) or makes or removes it;
+ * `all_content` otherwise. The row itself is marked either way.
+ */
+export function contentWriteDomain(before: ContentState, after: ContentState): Domain {
+  if (contentDomainOf(before, after) === 'all_content') return 'all_content'
+  if (!before || !after) return 'content'
+  return Object.keys(CONTENT_SHAPE_FIELDS).some((f) => comparable(before[f]) !== comparable(after[f])) ? 'content' : 'all_content'
+}
+
 /** Content's domain for a write that leaves a row in these states (before and after): public or not. */
 export function contentDomainOf(...states: ({ status?: unknown; isActive?: unknown } | null | undefined)[]): Domain {
   return states.some((s) => s && s.status === 'approved' && s.isActive !== false) ? 'content' : 'all_content'

@@ -37,7 +37,8 @@ export class VersionedCache<T> {
     this.lookups = cacheCounter(name)
   }
 
-  async get(version: string, key: string, compute: () => Promise<T> | T): Promise<T> {
+  /** `fresh`, when given, is asked of a hit: a value it refuses is computed again (and kept: it was kept before). */
+  async get(version: string, key: string, compute: () => Promise<T> | T, fresh?: (value: T) => boolean): Promise<T> {
     if (version !== this.version) {
       this.askedOnce.clear()
       if (this.options.keepOnSecondAsk) for (const kept of this.entries.keys()) this.askedOnce.add(kept)
@@ -45,7 +46,13 @@ export class VersionedCache<T> {
       this.weight = 0
       this.version = version
     }
-    const hit = this.entries.get(key)
+    let hit = this.entries.get(key)
+    if (hit !== undefined && fresh && !fresh(hit)) {
+      this.entries.delete(key)
+      this.weight -= this.weigh(hit)
+      hit = undefined
+      if (this.options.keepOnSecondAsk) this.askedOnce.add(key)
+    }
     if (hit !== undefined) {
       this.lookups.hit()
       // Refresh recency (Map keeps insertion order: the first key is the least recent).

@@ -66,6 +66,8 @@ export type WritePlan = {
   steps: readonly Step[]
   /** The cached domains the plan changes (src/db/generations). */
   domains: readonly Domain[]
+  /** The content ids it writes, marked at its commit (absent with a content domain: every row). */
+  rows?: readonly string[]
   /** A unique index refusing a value ends the plan with this outcome instead of an error. */
   onUnique?: string
   /** Test seam: runs inside the transaction after step `index`; a throw rolls everything back. */

@@ -16,7 +16,7 @@ import { ApiError, forbidden } from '../errors'
 import { answerBytes, answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 import { servedUrl } from '../urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
-import { domainsVersion } from './domainVersions'
+import { contentRows as rowFreshness, domainsVersion, domainVersion, type RowFreshness } from './domainVersions'
 import { PERIODS, type ListParams } from './contentQuery'
 import type { ContentDto } from './dtos'
 
@@ -158,6 +158,10 @@ const visibilityKey = (user: AuthUser | null) => `${canModerate(user) ? 'moderat
 
 export type ListAnswer = { answer: SerializedAnswer; estimated: boolean }
 
+/** A cached answer, with the rows it shows and the row clock noted before they were read (src/db/generations). */
+type Kept<T> = T & { ids: readonly string[]; clock: number }
+const keptFresh = (rows: RowFreshness) => (k: Kept<unknown>) => !rows.changedSince(k.ids, k.clock)
+
 /** A list request's cache key text, made once per params object (the edge hands a hot query's same object again). */
 const paramsKeys = new WeakMap<ListParams, string>()
 function paramsKey(p: ListParams): string {
@@ -171,14 +175,18 @@ function viewCaches(view: 'public' | 'all') {
   return {
     domains: view === 'public' ? PUBLIC_DOMAINS : ALL_DOMAINS,
     /** Serialized list pages, by query and visibility; about 900 default pages fit in the byte bound. */
-    lists: new VersionedCache<ListAnswer>(name('content_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer)),
+    lists: new VersionedCache<Kept<ListAnswer>>(name('content_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer)),
     /**
      * The same for text searches, kept from a query's second ask: most searches are asked once,
      * and keeping each one's 20 KB cost more (in garbage collection) than it saved.
      */
-    searches: new VersionedCache<ListAnswer>(name('search_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer), { keepOnSecondAsk: true }),
-    /** Serialized items, by slug and visibility (an invisible one is a 404, never kept). */
-    items: new VersionedCache<SerializedAnswer>(name('content_item_answers'), 5_000, 8_000_000, answerBytes),
+    searches: new VersionedCache<Kept<ListAnswer>>(name('search_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer), { keepOnSecondAsk: true }),
+    /**
+     * Serialized items, by slug and visibility (an invisible one is a 404, never kept), keyed on
+     * taxonomy alone: an item's answer is its row's, read again once that row is marked, so
+     * another item's approval or edit leaves it cached.
+     */
+    items: new VersionedCache<Kept<{ answer: SerializedAnswer }>>(name('content_item_answers'), 5_000, 8_000_000, (a) => answerBytes(a.answer)),
   }
 }
 const publicView = viewCaches('public')
@@ -191,15 +199,34 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
   const version = domainsVersion(payload, view.domains)
   // A caller without the permission for `status` has no entry to hit: listContent refuses before one is kept.
   const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${paramsKey(p)}`
-  return (p.q === undefined ? view.lists : view.searches).get(version, key, async () => {
-    const { data, pagination, estimated } = await listContent(payload, p, user, now)
-    return { answer: answerSerializer.serialize(data, pagination), estimated }
-  })
+  const rows = rowFreshness(payload)
+  const clock = rows.clock()
+  const kept = await (p.q === undefined ? view.lists : view.searches).get(
+    version,
+    key,
+    async () => {
+      const { data, pagination, estimated } = await listContent(payload, p, user, now)
+      return { answer: answerSerializer.serialize(data, pagination), estimated, ids: data.map((d) => d.id), clock }
+    },
+    keptFresh(rows),
+  )
+  return { answer: kept.answer, estimated: kept.estimated }
 }
 
-/** GET /content/:slug's answer, serialized once per slug, visibility and content and taxonomy versions. */
+/** GET /content/:slug's answer, serialized once per slug, visibility and taxonomy version, until its row changes. */
 export async function contentAnswer(payload: Payload, slug: string, user: AuthUser | null): Promise<SerializedAnswer> {
   const view = canModerate(user) || canSeeInactive(user) ? allView : publicView
-  const version = domainsVersion(payload, view.domains)
-  return view.items.get(version, `${visibilityKey(user)}\u0000${slug}`, async () => answerSerializer.serialize(await getContent(payload, slug, user)))
+  const version = domainVersion(payload, 'taxonomy')
+  const rows = rowFreshness(payload)
+  const clock = rows.clock()
+  const kept = await view.items.get(
+    version,
+    `${visibilityKey(user)}\u0000${slug}`,
+    async () => {
+      const dto = await getContent(payload, slug, user)
+      return { answer: answerSerializer.serialize(dto), ids: [dto.id], clock }
+    },
+    keptFresh(rows),
+  )
+  return kept.answer
 }

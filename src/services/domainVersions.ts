@@ -4,15 +4,20 @@
  */
 import type { Payload, PayloadRequest } from 'payload'
 
-import { type Domain, engine, generation } from '../db/engine'
-import { contentDomainOf } from '../db/versionDomains'
+import { type Domain, engine, generation, rowFreshness, type RowFreshness } from '../db/engine'
+import { contentDomainOf, contentWriteDomain } from '../db/versionDomains'
 
-export type { Domain }
-export { contentDomainOf }
+export type { Domain, RowFreshness }
+export { contentDomainOf, contentWriteDomain }
 
 /** One domain's current generation. */
 export function domainVersion(payload: Payload, domain: Domain): string {
   return generation(payload, domain)
+}
+
+/** Content rows' marks: a cached value that shows rows is read again once one of them changes. */
+export function contentRows(payload: Payload): RowFreshness {
+  return rowFreshness(payload)
 }
 
 /**
@@ -23,7 +28,10 @@ export function domainsVersion(payload: Payload, domains: readonly Domain[]): st
   return domains.map((domain) => domainVersion(payload, domain)).join('\u0000')
 }
 
-/** A Payload save in `req` changed `domain` (collections/hooks/domainWrites.ts): generations move once it commits. */
-export function noteDomainWrite(req: PayloadRequest, domain: Domain): Promise<void> {
-  return engine().noteDomainWrite(req, domain)
+/**
+ * A Payload save in `req` changed `domain` (collections/hooks/domainWrites.ts): generations move
+ * once it commits; `rows`, the content ids it wrote.
+ */
+export function noteDomainWrite(req: PayloadRequest, domain: Domain, rows?: readonly string[]): Promise<void> {
+  return engine().noteDomainWrite(req, domain, rows)
 }

@@ -39,9 +39,12 @@ afterEach(() => {
 
 /** A sink that records what the feed reports. */
 function sink() {
-  const seen = { changed: [] as Domain[][], lost: 0, restored: 0 }
+  const seen = { changed: [] as Domain[][], rows: [] as (string[] | undefined)[], lost: 0, restored: 0 }
   const to: FreshnessSink = {
-    changed: (domains) => void seen.changed.push([...domains]),
+    changed: (domains, rows) => {
+      seen.changed.push([...domains])
+      seen.rows.push(rows && [...rows])
+    },
     lost: () => void (seen.lost += 1),
     restored: () => void (seen.restored += 1),
   }
@@ -99,9 +102,37 @@ describe('the change feed on the wire', () => {
       ['branding'],
       ['content', 'all_content', 'taxonomy', 'branding'],
     ])
-    // The stream carries of a document only what says whether the public sees it.
+    // The stream carries of a document only its id, what says whether the public sees it, and the names of the fields an update set.
     const pipeline = streams().at(-1)!.body.pipeline as Document[]
-    expect(pipeline.at(-1)).toEqual({ $project: { _id: 1, operationType: 1, ns: 1, 'fullDocument.status': 1, 'fullDocument.isActive': 1 } })
+    expect(pipeline.at(-1)).toEqual({
+      $project: {
+        _id: 1,
+        operationType: 1,
+        ns: 1,
+        documentKey: 1,
+        'fullDocument.status': 1,
+        'fullDocument.isActive': 1,
+        'updateDescription.updatedFields': { $map: { input: { $objectToArray: { $ifNull: ['$updateDescription.updatedFields', {}] } }, in: '$$this.k' } },
+        'updateDescription.removedFields': 1,
+      },
+    })
+  })
+
+  it('a content update that sets only fields no list reads (a thumbnail) moves all_content and marks its row; one that sets a listed field moves content', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const ns = { db: 'wire', coll: payload.db.collections.content!.collection.collectionName }
+    const documentKey = (id: string) => ({ _id: id })
+    server.changes.push({ operationType: 'update', ns, documentKey: documentKey('a1'), updateDescription: { updatedFields: ['thumbnail', 'thumbnailUrl', 'updatedAt'], removedFields: [] } })
+    server.changes.push({ operationType: 'update', ns, documentKey: documentKey('a2'), updateDescription: { updatedFields: ['slug', 'updatedAt'], removedFields: ['rejectionReason'] } })
+    server.changes.push({ operationType: 'update', ns, documentKey: documentKey('a3'), updateDescription: { updatedFields: ['title', 'updatedAt'], removedFields: [] } })
+    server.changes.push({ operationType: 'update', ns, documentKey: documentKey('a4'), updateDescription: { updatedFields: ['updatedAt'], removedFields: ['group'] } })
+    server.changes.push({ operationType: 'delete', ns, documentKey: documentKey('a5') })
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll: payload.db.collections.tags!.collection.collectionName }, documentKey: documentKey('t1') })
+    await until(() => seen.changed.length === 6, 'six reports')
+    expect(seen.changed).toEqual([['all_content'], ['all_content'], ['content'], ['content'], ['content'], ['taxonomy']])
+    expect(seen.rows).toEqual([['a1'], ['a2'], ['a3'], ['a4'], ['a5'], undefined])
   })
 
   it('a stream that fails for good goes blind, then reopens resumed after the last event seen', async () => {

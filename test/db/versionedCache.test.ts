@@ -79,3 +79,24 @@ describe('VersionedCache', () => {
     expect(computed.get('once')).toBe(3)
   })
 })
+
+describe('VersionedCache with a freshness check', () => {
+  it('computes a hit again when the check refuses it, and keeps the new value', async () => {
+    const computed: string[] = []
+    const cache = new VersionedCache<{ v: number }>(`test_fresh_${Math.random().toString(36).slice(2)}`, 3, Infinity, () => 1, { keepOnSecondAsk: true })
+    let n = 0
+    const compute = () => {
+      computed.push('k')
+      return { v: ++n }
+    }
+    let stale = -1
+    const fresh = (x: { v: number }) => x.v !== stale
+    await cache.get('v', 'k', compute, fresh)
+    expect((await cache.get('v', 'k', compute, fresh)).v).toBe(2) // second ask: kept
+    expect((await cache.get('v', 'k', compute, fresh)).v).toBe(2)
+    stale = 2
+    expect((await cache.get('v', 'k', compute, fresh)).v).toBe(3) // refused: computed again and kept at once
+    expect((await cache.get('v', 'k', compute, fresh)).v).toBe(3)
+    expect(computed).toHaveLength(3)
+  })
+})

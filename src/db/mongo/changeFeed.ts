@@ -12,7 +12,7 @@ import type { Payload } from 'payload'
 
 import type { FreshnessSink } from '../generations'
 import type { ChangeFeedPort } from '../ports/changeFeed'
-import { contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
+import { CONTENT_SHAPE_FIELDS, contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
 import { serverCode } from './driverErrors'
 import { collectionName, nativeDb } from './native'
 
@@ -42,13 +42,44 @@ export function watchedCollections(payload: Payload): Watched {
 }
 
 /**
- * The stream's pipeline: only the watched collections; the event's `_id` (its resume token) is
- * kept, and of an inserted document only what says whether the public sees it.
+ * The stream's pipeline: only the watched collections; the event's `_id` (its resume token) and
+ * the written document's id are kept, of an inserted document only what says whether the public
+ * sees it, of an update only the names of the fields it set or removed.
  */
 export const changeFeedPipeline = (names: readonly string[]): Document[] => [
   { $match: { 'ns.coll': { $in: [...names] } } },
-  { $project: { _id: 1, operationType: 1, ns: 1, 'fullDocument.status': 1, 'fullDocument.isActive': 1 } },
+  {
+    $project: {
+      _id: 1,
+      operationType: 1,
+      ns: 1,
+      documentKey: 1,
+      'fullDocument.status': 1,
+      'fullDocument.isActive': 1,
+      'updateDescription.updatedFields': { $map: { input: { $objectToArray: { $ifNull: ['$updateDescription.updatedFields', {}] } }, in: '$$this.k' } },
+      'updateDescription.removedFields': 1,
+    },
+  },
 ]
+
+const SHAPE_FIELDS = new Set(Object.keys(CONTENT_SHAPE_FIELDS))
+
+/** Whether a content update set or removed a field lists filter, sort or rank by (a dotted path counts by its first part). */
+function changesShape(event: ChangeStreamDocument): boolean {
+  if (event.operationType !== 'update') return true
+  const description = event.updateDescription as { updatedFields?: unknown; removedFields?: unknown } | undefined
+  // Not told which fields: it may have changed any.
+  if (!description?.updatedFields) return true
+  const fields = [description.updatedFields, description.removedFields].flatMap((f) => (Array.isArray(f) ? f : f ? Object.keys(f) : []))
+  return fields.some((f) => SHAPE_FIELDS.has(String(f).split('.')[0]!))
+}
+
+/** The content ids an event wrote (none for another collection). */
+export function rowsOfEvent(event: ChangeStreamDocument, watched: Watched): string[] {
+  if (!('ns' in event) || !event.ns || !('coll' in event.ns) || watched.domains.get(event.ns.coll) !== 'content') return []
+  const key = 'documentKey' in event ? (event.documentKey as { _id?: unknown } | undefined)?._id : undefined
+  return key === undefined ? [] : [String(key)]
+}
 
 /** What one event changed: some domains, or everything (a drop, rename or invalidation). */
 export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): readonly Domain[] {
@@ -60,8 +91,11 @@ export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): r
       const coll = event.ns.coll
       const domain = watched.domains.get(coll)
       // A new content row the public does not see (a pending submission) moves only all_content;
-      // an update or delete carries no before-image here, so it moves both (../versionDomains).
+      // an update that sets only fields no list reads (a thumbnail) moves only all_content and
+      // its row's mark; any other update or delete carries no before-image here, so it moves
+      // both (../versionDomains).
       if (domain === 'content' && event.operationType === 'insert') return [contentDomainOf(event.fullDocument)]
+      if (domain === 'content' && !changesShape(event)) return ['all_content']
       if (domain) return [domain]
       // A referenced collection (uploads shown in branding): its new rows show only once referred to.
       const referencedBy = watched.referenced.get(coll)
@@ -126,7 +160,8 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
     current.on('change', (event: ChangeStreamDocument) => {
       resumeAfter = event._id
       const domains = domainsOfEvent(event, watched)
-      if (domains.length > 0) to.changed(domains)
+      const rows = rowsOfEvent(event, watched)
+      if (domains.length > 0) to.changed(domains, rows.length > 0 ? rows : undefined)
       // After an invalidation the stream is over: a new one starts from now.
       if (event.operationType === 'invalidate') {
         resumeAfter = undefined

@@ -31,7 +31,7 @@ import {
 import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, type TagDoc } from './documents'
 import { isHexId, nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
-import { generation, generationsOf } from '../generations'
+import { generation, generationsOf, rowFreshness } from '../generations'
 import { urlKeyOf } from '../../urlNormalize'
 
 /** Whole pages and totals by query, per view and its content version (lists at once, searches from their second ask). */
@@ -126,7 +126,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
     async listContent(q) {
       const view = viewOf(q)
       const version = generation(payload, VIEW_DOMAIN[view])
-      return cachedPage[view](version, q, () => readPage(q, version))
+      return cachedPage[view](version, q, () => readPage(q, version), rowFreshness(payload))
     },
 
     async contentBySlug(slug) {

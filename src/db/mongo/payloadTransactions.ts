@@ -22,8 +22,11 @@ type TransactionMethods = {
   rollbackTransaction: (id: string | number | Promise<string | number | null> | null) => Promise<void>
 }
 
-/** Domains written in each open Payload transaction of this process, by transaction id. */
-const written = new Map<string, Set<Domain>>()
+/**
+ * Domains written in each open Payload transaction of this process, by transaction id, and the
+ * content rows (null: a content write that named none, so every row counts as changed).
+ */
+const written = new Map<string, { domains: Set<Domain>; rows: Set<string> | null }>()
 
 async function idOf(id: string | number | Promise<string | number | null> | null): Promise<string | undefined> {
   const resolved = id instanceof Promise ? await id : id
@@ -31,17 +34,20 @@ async function idOf(id: string | number | Promise<string | number | null> | null
 }
 
 /** For collection hooks: the save in `req` changed `domain`; this process's generation moves at its commit. */
-export async function noteDomainWriteMongo(req: PayloadRequest, domain: Domain): Promise<void> {
+export async function noteDomainWriteMongo(req: PayloadRequest, domain: Domain, rows?: readonly string[]): Promise<void> {
   const id = await idOf(req.transactionID ?? null)
   const sessions = req.payload.db.sessions as Sessions | undefined
   if (id === undefined || !sessions?.[id]?.inTransaction()) {
     // Not in a transaction: the write is already visible.
-    generationsOf(req.payload.db).changed([domain])
+    generationsOf(req.payload.db).changed([domain], rows)
     return
   }
-  let set = written.get(id)
-  if (!set) written.set(id, (set = new Set()))
-  set.add(domain)
+  let entry = written.get(id)
+  if (!entry) written.set(id, (entry = { domains: new Set(), rows: new Set() }))
+  entry.domains.add(domain)
+  if (!rows) {
+    if (domain === 'content' || domain === 'all_content') entry.rows = null
+  } else if (entry.rows) for (const row of rows) entry.rows.add(row)
 }
 
 /** Replaces the adapter's commit and rollback (as @payloadcms/db-mongodb writes them, plus the above). */
@@ -50,7 +56,7 @@ function withCommitRetry(instance: TransactionMethods & object): void {
     const id = await idOf(incoming)
     if (id === undefined) return
     const session = this.sessions[id]
-    const domains = written.get(id)
+    const noted = written.get(id)
     written.delete(id)
     if (!session) return
     // Out of the registry first, so no other operation picks the session up while it ends.
@@ -58,7 +64,7 @@ function withCommitRetry(instance: TransactionMethods & object): void {
     if (!session.inTransaction()) return
     await commitWithRetry(session)
     await session.endSession().catch(() => undefined)
-    if (domains) generationsOf(this).changed([...domains])
+    if (noted) generationsOf(this).changed([...noted.domains], noted.rows ? [...noted.rows] : undefined)
   }
   instance.rollbackTransaction = async function rollbackTransaction(incoming) {
     const id = await idOf(incoming)

@@ -142,6 +142,6 @@ export async function applyPlanMongo(payload: Payload, plan: WritePlan): Promise
     throw err
   }
   // This process reads its own write at once; other processes by their change stream.
-  generationsOf(payload.db).changed(plan.domains)
+  generationsOf(payload.db).changed(plan.domains, plan.rows)
   return result
 }

@@ -11,5 +11,5 @@ export type TransactionPort = {
    * nothing (the write gate's release reads the counters); MongoDB moves this process's
    * generation once that transaction commits.
    */
-  noteDomainWrite(req: PayloadRequest, domain: Domain): Promise<void>
+  noteDomainWrite(req: PayloadRequest, domain: Domain, rows?: readonly string[]): Promise<void>
 }

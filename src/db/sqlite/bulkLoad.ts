@@ -20,7 +20,7 @@ import { TABLES } from './tables'
 
 const CONTENT = TABLES.content
 /** The insert triggers whose per-row work is done below for the whole load. */
-const DEFERRED_TRIGGERS = ['raw_content_ai', 'raw_content_ai_public', 'raw_content_ai_hidden', `raw_version_${CONTENT}_insert`, `raw_version_${CONTENT}_insert_public`, 'raw_content_tc_ai']
+const DEFERRED_TRIGGERS = ['raw_content_ai', 'raw_content_ai_public', 'raw_content_ai_hidden', `raw_version_${CONTENT}_insert`, `raw_version_${CONTENT}_insert_public`, 'raw_content_tc_ai', 'raw_content_rc_ai']
 
 type SchemaObject = { name: string; sql: string }
 
@@ -86,6 +86,7 @@ export function bulkLoadContent(file: string, batches: Iterable<NewContent[]>, p
       ).run(firstRowid)
       // One entry for the search corpus instead of one per row: "everything changed, read it whole".
       if (isDeferred('raw_content_tc_ai') && done > 0) db.exec('INSERT INTO raw_content_text_changes(row) VALUES (-1)')
+      if (isDeferred('raw_content_rc_ai') && done > 0) db.exec('INSERT INTO raw_content_row_changes(id) VALUES (NULL)')
       // One move of both content generations for the whole load (../versionDomains).
       if (isDeferred(`raw_version_${CONTENT}_insert`) && done > 0) {
         db.exec("UPDATE raw_versions SET n = n + 1 WHERE name IN ('content', 'all_content')")

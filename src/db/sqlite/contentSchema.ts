@@ -44,6 +44,9 @@ export const TEXT_INDEX_TRIGGERS = ['raw_content_ai_public', 'raw_content_ai_hid
 /** The record of changed rows the search corpus follows (./searchCorpus), kept by these triggers. */
 export const TEXT_CHANGE_TRIGGERS = ['raw_content_tc_ai', 'raw_content_tc_au', 'raw_content_tc_ad', 'raw_content_tc_prune']
 
+/** The record of written rows each process marks its caches' rows by (../generations), kept by these triggers. */
+export const ROW_CHANGE_TRIGGERS = ['raw_content_rc_ai', 'raw_content_rc_au', 'raw_content_rc_ad', 'raw_content_rc_prune']
+
 /** The counters' triggers: every write to a domain's tables, updates and deletes of the tables it refers to. */
 function counterTriggers(): string[] {
   const out: string[] = []
@@ -67,7 +70,7 @@ function counterTriggers(): string[] {
 export function requiredObjects(): SchemaObject[] {
   const of = (type: SchemaObject['type'], names: string[]) => names.map((name) => ({ type, name }))
   return [
-    ...of('table', [FTS_TABLE, HIDDEN_FTS_TABLE, 'raw_content_tags', 'raw_versions', 'raw_follow_ups', 'raw_rate_limits', 'raw_content_text_changes']),
+    ...of('table', [FTS_TABLE, HIDDEN_FTS_TABLE, 'raw_content_tags', 'raw_versions', 'raw_follow_ups', 'raw_rate_limits', 'raw_content_text_changes', 'raw_content_row_changes']),
     ...of('index', [
       'raw_content_list',
       'raw_content_alpha',
@@ -81,7 +84,7 @@ export function requiredObjects(): SchemaObject[] {
       'raw_content_tags_row',
       'raw_follow_ups_due',
     ]),
-    ...of('trigger', ['raw_content_ai', ...TEXT_INDEX_TRIGGERS, 'raw_content_au_tags', 'raw_content_ad', ...TEXT_CHANGE_TRIGGERS, ...counterTriggers()]),
+    ...of('trigger', ['raw_content_ai', ...TEXT_INDEX_TRIGGERS, 'raw_content_au_tags', 'raw_content_ad', ...TEXT_CHANGE_TRIGGERS, ...ROW_CHANGE_TRIGGERS, ...counterTriggers()]),
   ]
 }
 

@@ -17,6 +17,7 @@ import type {
   TagRecord,
 } from '../contentTypes'
 import { indexedTerms } from '../searchTerms'
+import type { RowFreshness } from '../generations'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
 import { checkContentSchema, FTS_TABLE, HIDDEN_FTS_TABLE, repairContentIndexes } from './contentSchema'
@@ -170,8 +171,11 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
 
 /** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
 export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner) VALUES (?, ?, ?, ?)`
-/** `contentVersion`: a view's content generation its caches key on (src/db/generations), a memory read. */
-export function sqliteContentStore(file: string, contentVersion: (view: ContentView) => string): ContentStore {
+/**
+ * `contentVersion`: a view's content generation its caches key on (src/db/generations), a memory
+ * read; `rows`: the content rows' marks, so a cached page whose rows changed is read again.
+ */
+export function sqliteContentStore(file: string, contentVersion: (view: ContentView) => string, rows: () => RowFreshness): ContentStore {
   const all = (sql: string, args: unknown[] = []) => {
     const stmt = statement(file, sql)
     return (stmt.all as (...a: unknown[]) => unknown[]).apply(stmt, args) as Row[]
@@ -274,7 +278,7 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
       // is read once per data version.
       const view = viewOf(q)
       const version = contentVersion(view)
-      return cachedPage[view](version, q, () => readPage(q, version))
+      return cachedPage[view](version, q, () => readPage(q, version), rows())
     },
 
     async contentBySlug(slug) {

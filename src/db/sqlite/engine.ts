@@ -2,7 +2,7 @@
 import type { ContentStore } from '../contentTypes'
 import { VIEW_DOMAIN } from '../contentViews'
 import type { EngineOps } from '../engineOps'
-import { generation } from '../generations'
+import { generation, rowFreshness } from '../generations'
 import { sqliteChangeFeed } from './changeFeed'
 import { sqliteContentStore } from './contentStore'
 import { followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
@@ -26,7 +26,7 @@ export const sqliteEngine: EngineOps = {
   ...sqliteOperations,
   applyPlan: (_payload, plan) => underWriteGate(() => applyPlanSqlite(configuredFile(), plan)),
   // One per Payload instance (src/db/engine.ts keeps it), reading `payload`'s content generation.
-  contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), (view) => generation(payload, VIEW_DOMAIN[view]))),
+  contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), (view) => generation(payload, VIEW_DOMAIN[view]), () => rowFreshness(payload))),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(configuredFile(), contentId),
   followUpDepth: async (_payload, now) => followUpDepthSqlite(configuredFile(), now),
   hitRateLimit: (_payload, key, points, durationSeconds) => underWriteGate(() => hitRateLimitSqlite(configuredFile(), key, points, durationSeconds)),

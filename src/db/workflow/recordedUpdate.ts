@@ -20,7 +20,8 @@ export function recordedUpdatePlan(u: RecordedUpdate): WritePlan {
     auditEventStep({ ...u.event, targetCollection: u.collection, targetId: u.id }),
   ]
   const last = steps.length - 1
-  return { name: 'recorded_update', steps, domains: [u.domain], onUnique: 'taken', afterStep: u.afterWrite && ((i) => i === last && u.afterWrite!()) }
+  const rows = u.collection === 'content' ? [u.id] : []
+  return { name: 'recorded_update', steps, domains: [u.domain], rows, onUnique: 'taken', afterStep: u.afterWrite && ((i) => i === last && u.afterWrite!()) }
 }
 
 /** updated, unchanged (the guard no longer held) or taken (a unique key refused the new value). */

@@ -25,7 +25,7 @@ export function statusMovePlan(t: StatusTransition): WritePlan {
     auditEventStep({ ...t.event, targetCollection: 'content', targetId: t.id }),
   ]
   const last = steps.length - 1
-  return { name: 'status_move', steps, domains: [contentDomainOf({ status: t.from }, { status: t.to })], afterStep: t.afterMove && ((i) => i === last && t.afterMove!()) }
+  return { name: 'status_move', steps, domains: [contentDomainOf({ status: t.from }, { status: t.to })], rows: [t.id], afterStep: t.afterMove && ((i) => i === last && t.afterMove!()) }
 }
 
 /** True when the item moved; false when it was no longer as the request read it. */

@@ -5,6 +5,7 @@ import * as migration_20261127_054909_slug_claims from './20261127_054909_slug_c
 import * as migration_20261127_090000_text_changes from './20261127_090000_text_changes';
 import * as migration_20261127_100000_public_text_index from './20261127_100000_public_text_index';
 import * as migration_20261127_110000_public_content_version from './20261127_110000_public_content_version';
+import * as migration_20261127_120000_content_row_changes from './20261127_120000_content_row_changes';
 
 export const migrations = [
   {
@@ -41,5 +42,10 @@ export const migrations = [
     up: migration_20261127_110000_public_content_version.up,
     down: migration_20261127_110000_public_content_version.down,
     name: '20261127_110000_public_content_version'
+  },
+  {
+    up: migration_20261127_120000_content_row_changes.up,
+    down: migration_20261127_120000_content_row_changes.down,
+    name: '20261127_120000_content_row_changes'
   },
 ];
