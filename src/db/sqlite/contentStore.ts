@@ -18,6 +18,7 @@ import type {
 } from '../contentTypes'
 import { indexedTerms } from '../searchTerms'
 import type { RowFreshness } from '../generations'
+import { RowRecords } from '../rowRecords'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
 import { checkContentSchema, FTS_TABLE, HIDDEN_FTS_TABLE, repairContentIndexes } from './contentSchema'
@@ -176,6 +177,7 @@ export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, o
  * read; `rows`: the content rows' marks, so a cached page whose rows changed is read again.
  */
 export function sqliteContentStore(file: string, contentVersion: (view: ContentView) => string, rows: () => RowFreshness): ContentStore {
+  const records = new RowRecords()
   const all = (sql: string, args: unknown[] = []) => {
     const stmt = statement(file, sql)
     return (stmt.all as (...a: unknown[]) => unknown[]).apply(stmt, args) as Row[]
@@ -192,14 +194,17 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
   const rowidList = (sql: string, args: unknown[]): number[] =>
     JSON.parse(String(get(`SELECT json_group_array(r) FROM (${sql})`, args)?.[0] ?? '[]')) as number[]
 
-  /** The rows of a page, in the page's order. */
-  const pageSql = `SELECT json_group_array(json_array(${COLUMNS}) ORDER BY j.key)
+  /**
+   * The rows of a page, in the page's order: from the records kept (./rowRecords) while their
+   * rows are unmarked, the others read in one statement. After a public write every cached page
+   * is read again, and mostly the same rows: a new approval is one new row on the newest page.
+   */
+  const recordsSql = `SELECT json_group_array(json_array(c.rowid, ${COLUMNS}))
     FROM json_each(?) j JOIN ${CONTENT} c ON c.rowid = j.value`
-  const fetchRows = (rowids: ArrayLike<number>): ContentRecord[] => {
-    if (rowids.length === 0) return []
-    const json = String(get(pageSql, [JSON.stringify(Array.from(rowids))])?.[0] ?? '[]')
-    return (JSON.parse(json) as Row[]).map(toRecord)
-  }
+  const fetchRows = (rowids: ArrayLike<number>): ContentRecord[] =>
+    records.read(rowids, rows(), (missing) =>
+      (JSON.parse(String(get(recordsSql, [JSON.stringify(missing)])?.[0] ?? '[]')) as Row[]).map((r) => [Number(r[0]), toRecord(r.slice(1))]),
+    )
 
   const ranker = textRanker(file)
 

@@ -1,0 +1,43 @@
+/**
+ * Content records kept by row, each while its row is unmarked (./generations): a page read
+ * again after a write takes the rows it shows from here and reads only the others. A record is
+ * kept with the row clock noted before it was read, so one written meanwhile is stale at once.
+ */
+import type { ContentRecord } from './contentTypes'
+import type { RowFreshness } from './generations'
+
+/** About 20 MB of records: the pages a busy process serves several times over. */
+const MAX_RECORDS = 20_000
+
+type Kept = { record: ContentRecord; clock: number }
+
+export class RowRecords {
+  private readonly kept = new Map<number, Kept>()
+
+  /**
+   * The records of `rowids`, in their order (a rowid with no row is left out); `readMissing`
+   * reads the others, as [rowid, record] pairs in any order.
+   */
+  read(rowids: ArrayLike<number>, rows: RowFreshness, readMissing: (rowids: number[]) => [number, ContentRecord][]): ContentRecord[] {
+    const found = new Array<ContentRecord | undefined>(rowids.length)
+    const missing: number[] = []
+    for (let i = 0; i < rowids.length; i++) {
+      const kept = this.kept.get(rowids[i]!)
+      if (kept && !rows.changedSince([kept.record.id], kept.clock)) found[i] = kept.record
+      else missing.push(rowids[i]!)
+    }
+    if (missing.length > 0) {
+      const clock = rows.clock()
+      const read = new Map(readMissing(missing))
+      for (const [rowid, record] of read) this.keep(rowid, { record, clock })
+      for (let i = 0; i < rowids.length; i++) found[i] ??= read.get(rowids[i]!)
+    }
+    return found.filter((r): r is ContentRecord => r !== undefined)
+  }
+
+  private keep(rowid: number, kept: Kept): void {
+    this.kept.delete(rowid)
+    this.kept.set(rowid, kept)
+    if (this.kept.size > MAX_RECORDS) this.kept.delete(this.kept.keys().next().value!)
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Records kept by row (src/db/rowRecords): a page's rows in its order, the kept ones served
+ * while their rows are unmarked, the others (new, marked, or marked while being read) read
+ * again; a rowid with no row left out.
+ */
+import { describe, expect, it } from 'vitest'
+
+import type { ContentRecord } from '../../src/db/contentTypes'
+import { Generations } from '../../src/db/generations'
+import { RowRecords } from '../../src/db/rowRecords'
+
+const record = (rowid: number, title: string) => ({ id: `id-${rowid}`, title }) as ContentRecord
+
+function store() {
+  const generations = new Generations()
+  generations.restored()
+  const table = new Map<number, string>([[1, 'one'], [2, 'two'], [3, 'three']])
+  const reads: number[][] = []
+  const records = new RowRecords()
+  const read = (rowids: number[]) =>
+    records.read(rowids, generations, (missing) => {
+      reads.push(missing)
+      return missing.filter((r) => table.has(r)).map((r) => [r, record(r, table.get(r)!)])
+    })
+  return { generations, table, reads, read }
+}
+
+describe('RowRecords', () => {
+  it('answers in the asked order, reads only the rows it does not keep, leaves out a rowid with no row', () => {
+    const { reads, read } = store()
+    expect(read([2, 1]).map((r) => r.title)).toEqual(['two', 'one'])
+    expect(read([3, 1, 9, 2]).map((r) => r.title)).toEqual(['three', 'one', 'two'])
+    expect(reads).toEqual([[2, 1], [3, 9]])
+  })
+
+  it('reads a marked row again, and only it', () => {
+    const { generations, table, reads, read } = store()
+    read([1, 2, 3])
+    table.set(2, 'two, edited')
+    generations.changed(['all_content'], ['id-2'])
+    expect(read([1, 2, 3]).map((r) => r.title)).toEqual(['one', 'two, edited', 'three'])
+    expect(reads.at(-1)).toEqual([2])
+  })
+
+  it('a content change that names no rows reads every row again', () => {
+    const { generations, reads, read } = store()
+    read([1, 2])
+    generations.changed(['content'])
+    read([1, 2])
+    expect(reads).toEqual([[1, 2], [1, 2]])
+  })
+
+  it('a row marked while it was being read is read again next time', () => {
+    const { generations, reads } = store()
+    const records = new RowRecords()
+    const readOnce = () =>
+      records.read([1], generations, (missing) => {
+        reads.push(missing)
+        if (reads.length === 1) generations.changed(['all_content'], ['id-1'])
+        return [[1, record(1, `read ${reads.length}`)]]
+      })
+    expect(readOnce()[0]!.title).toBe('read 1')
+    expect(readOnce()[0]!.title).toBe('read 2')
+    expect(readOnce()[0]!.title).toBe('read 2')
+  })
+})
