@@ -16,6 +16,7 @@ import type { Client, InStatement, ResultSet, Transaction, TransactionMode } fro
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 
+import { inSlices } from './loopSlices'
 import { acquireWriteGate, underWriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000
@@ -76,9 +77,24 @@ function gateAutocommitWrites(client: Client): void {
   // the first write through the text index's triggers with "no such table: content".
   const fresh = () => execute('SELECT 1 FROM sqlite_master LIMIT 1')
   client.execute = ((stmt: InStatement, args?: unknown) =>
-    WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(async () => (await fresh(), execute(stmt, args))) : execute(stmt, args)) as Client['execute']
+    inSlices(() =>
+      WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(async () => (await fresh(), execute(stmt, args))) : execute(stmt, args),
+    )) as Client['execute']
   client.batch = ((stmts: InStatement[], mode?: TransactionMode) =>
-    stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s))) ? underWriteGate(async () => (await fresh(), batch(stmts, mode))) : batch(stmts, mode)) as Client['batch']
+    inSlices(() =>
+      stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s))) ? underWriteGate(async () => (await fresh(), batch(stmts, mode))) : batch(stmts, mode),
+    )) as Client['batch']
+}
+
+/** A transaction whose statements run in slices of the event loop (./loopSlices). */
+function sliced(tx: Transaction): Transaction {
+  const execute = tx.execute.bind(tx) as (...a: unknown[]) => Promise<ResultSet>
+  const batch = tx.batch.bind(tx)
+  const commit = tx.commit.bind(tx)
+  tx.execute = ((...a: unknown[]) => inSlices(() => execute(...a))) as Transaction['execute']
+  tx.batch = ((stmts: InStatement[]) => inSlices(() => batch(stmts))) as Transaction['batch']
+  tx.commit = () => inSlices(commit)
+  return tx
 }
 
 /** Makes the adapter's client open its write transactions as described above. */
@@ -91,7 +107,7 @@ export function queuePayloadTransactions(client: Client, file: string): void {
       db = openWriteConnection(file)
       db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
       const opened = db
-      return releasing(new Sqlite3Transaction(opened, 'number') as unknown as Transaction, () => {
+      return releasing(sliced(new Sqlite3Transaction(opened, 'number') as unknown as Transaction), () => {
         opened.close()
         release()
       })
