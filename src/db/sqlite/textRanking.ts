@@ -27,7 +27,7 @@ import { VersionedValue } from '../versionedCache'
 import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
 import { CorpusSteps, WordScoreCache } from './wordCache'
-import { readWordScores, rememberTokens, rescoreWord, tokensOf, tokensOfRows } from './wordReading'
+import { patchWord, readWordScores, rememberTokens, rescoreWord, tokensOf, tokensOfRows } from './wordReading'
 import { decodeWord, holdsAnyRow, wordScoresBytes, type WordScores } from './wordScores'
 
 /** Word scores kept (about two bytes per public row holding a word: ./wordScores). */
@@ -57,8 +57,10 @@ export function textRanker(file: string) {
     const changes = steps.between(seq, corpus.changeSeq)
     if (!changes) return undefined
     const reader = serviceReader(file)
-    if (tokensOf(reader, word).some((t) => changes.tokens.has(t)) || holdsAnyRow(scores, changes.rows)) return undefined
-    return rescoreWord(reader, scores, corpus)
+    const tokens = tokensOf(reader, word)
+    if (!tokens.some((t) => changes.holders.has(t)) && !holdsAnyRow(scores, changes.rows)) return rescoreWord(reader, scores, corpus)
+    // A phrase is FTS5's to rank: read again.
+    return tokens.length === 1 ? patchWord(reader, scores, corpus, changes.rows, changes.holders.get(tokens[0]!)) : undefined
   }
 
   /** The corpus at `version` and each word's scores there (what a ranking reads; tests compare them with a fresh read). */

@@ -1,15 +1,17 @@
 /**
  * Word scores kept across data versions (./textRanking). An entry holds a word's scores at one
- * corpus (its changeSeq, ./searchCorpus). Asked at a newer corpus, the entry follows it when no
- * row changed in between held the word before or holds it now: then only N and the mean length
- * moved, and each score class is computed again (./wordReading rescoreWord, microseconds);
- * otherwise the word is read again from the index (milliseconds for a common word at a million
- * rows). So an approval re-reads the words of the approved item, not every word every search
- * asks. Kept from a word's second ask: most words of new searches are asked once, and every
+ * corpus (its changeSeq, ./searchCorpus). Asked at a newer corpus, the entry follows it: when no
+ * row changed in between held the word before or holds it now, only N and the mean length moved
+ * and each score class is computed again (./wordReading rescoreWord, microseconds); otherwise
+ * the changed rows are taken out and put back as they are now (patchWord: their weighted counts
+ * from the step's tokenizing, a pass over the word's rows) instead of reading the word again
+ * from the index (10-20 ms for a common word at a million rows, on the event loop). A phrase
+ * (several tokens, FTS5 ranks it) is read again. Kept from a word's second ask: most words of new searches are asked once, and every
  * kept word is memory the collector counts against its next full collection.
  */
 import { cacheCounter, type CacheCounter } from '../../metrics'
 import type { Corpus } from './searchCorpus'
+import type { RowTokens } from './wordReading'
 import type { WordScores } from './wordScores'
 
 /** The corpus steps remembered: a word asked less often than this many approvals is read again. */
@@ -17,22 +19,23 @@ const MAX_STEPS = 256
 /** A step that changed more rows than this is not followed (tokenizing them would block): its words are read again. */
 export const MAX_STEP_ROWS = 1_000
 
-type Step = { fromSeq: number; toSeq: number; rows: Int32Array; tokens: Set<string> }
-export type Changes = { rows: Int32Array; tokens: Set<string> }
+/** The rows a step changed (ascending), and per token the rows holding it now with their weighted count. */
+type Step = { fromSeq: number; toSeq: number; rows: Int32Array; holders: RowTokens }
+export type Changes = { rows: Int32Array; holders: RowTokens }
 
 /** What changed between corpora, step by step, as far back as the steps are contiguous. */
 export class CorpusSteps {
   private steps: Step[] = []
 
   /** A new latest corpus: followed from the last one (its step, with the tokens of the rows it changed), or read whole. */
-  record(corpus: Corpus, tokensOf: (rows: Int32Array) => Set<string>): void {
+  record(corpus: Corpus, tokensOf: (rows: Int32Array) => RowTokens): void {
     const last = this.steps.at(-1)
     const step = corpus.step
     if (!step || step.rows.length > MAX_STEP_ROWS || (last && last.toSeq !== step.fromSeq)) {
       this.steps = []
       return
     }
-    this.steps.push({ fromSeq: step.fromSeq, toSeq: corpus.changeSeq, rows: step.rows, tokens: tokensOf(step.rows) })
+    this.steps.push({ fromSeq: step.fromSeq, toSeq: corpus.changeSeq, rows: step.rows, holders: tokensOf(step.rows) })
     if (this.steps.length > MAX_STEPS) this.steps.shift()
   }
 
@@ -44,12 +47,18 @@ export class CorpusSteps {
     const span = this.steps.slice(start, end + 1)
     if (span.length === 1) return span[0]!
     const rows = new Set<number>()
-    const tokens = new Set<string>()
+    const holders: RowTokens = new Map()
     for (const s of span) {
       for (const r of s.rows) rows.add(r)
-      for (const t of s.tokens) tokens.add(t)
+      // A row a later step changed again holds what that step read of it.
+      for (const held of holders.values()) for (const r of s.rows) held.delete(r)
+      for (const [token, held] of s.holders) {
+        const into = holders.get(token) ?? new Map<number, number>()
+        for (const [r, weighted] of held) into.set(r, weighted)
+        holders.set(token, into)
+      }
     }
-    return { rows: Int32Array.from(rows).sort(), tokens }
+    return { rows: Int32Array.from(rows).sort(), holders }
   }
 }
 
