@@ -92,7 +92,7 @@ describe.runIf(sqlite)('word scores follow the corpus (SQLite)', () => {
       ['a rejection of a public item (back out of the index)', () => run("UPDATE content SET status = 'rejected' WHERE rowid = ?", [approvedWith('typescript')]), { followed: false }],
       ['two approvals in one step, none of the words', () => run("UPDATE content SET status = 'approved', approved_at = '2099-01-03T00:00:00.000Z', title = 'Wombat burrows', description = 'Night walks' WHERE rowid IN (SELECT rowid FROM content WHERE status <> 'approved' LIMIT 2)"), { followed: true }],
     ]
-    const followedAndRead = async () => [await counter('search_terms_followed', 'hit'), await counter('search_terms_followed', 'miss')]
+    const followedAndRead = async (): Promise<[number, number]> => [await counter('search_terms_followed', 'hit'), await counter('search_terms_followed', 'miss')]
     for (const [what, write] of batches) {
       await write()
       const [hits, misses] = await followedAndRead()
