@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest'
 
+import { getConfig } from '../../src/config'
+import { engine } from '../../src/db/engine'
 import { inSlices } from '../../src/db/sqlite/loopSlices'
+import { splitTerms } from '../../src/services/contentQuery'
+import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
+import { testApp } from '../support/app'
 
 const busy = (ms: number) => {
   const until = performance.now() + ms
@@ -47,4 +52,28 @@ describe('statements in slices of the event loop', () => {
     await new Promise((resolve) => setTimeout(resolve, 5))
     expect(stepsWhenTimerRan).toBe(30)
   })
+})
+
+describe.runIf(getConfig().database.engine === 'sqlite')('page reads in slices (SQLite content store)', () => {
+  it('200 searches asked at once, each read anew: a timer due at once runs before they are all done', async () => {
+    const app = await testApp()
+    await seedDemo(app.payload)
+    await seedContent(app.payload, 2000, { seed: 5 })
+    const store = engine().contentStore(app.payload)
+    const query = (i: number) => ({
+      statuses: ['approved' as const], includeInactive: false, text: splitTerms(`${GENERAL[i % GENERAL.length]} ${GENERAL[(i * 7 + 3) % GENERAL.length]}`),
+      sort: 'relevance' as const, offset: 0, limit: 20 + (i % 5), estimate: false,
+    })
+    await store.listContent(query(0)) // the corpus and first words read
+    let done = 0
+    let doneWhenTimerRan = -1
+    setTimeout(() => (doneWhenTimerRan = done), 0)
+    const started = performance.now()
+    await Promise.all(Array.from({ length: 200 }, (_, i) => store.listContent(query(i + 1)).then(() => (done += 1))))
+    const took = performance.now() - started
+    expect(done).toBe(200)
+    expect(took, 'long enough to need several slices').toBeGreaterThan(40)
+    expect(doneWhenTimerRan).toBeGreaterThanOrEqual(0)
+    expect(doneWhenTimerRan, 'pages read before the timer ran').toBeLessThan(200)
+  }, 120_000)
 })

@@ -21,6 +21,7 @@ import type { RowFreshness } from '../generations'
 import { RowRecords } from '../rowRecords'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
+import { inSlices } from './loopSlices'
 import { checkContentSchema, FTS_TABLE, HIDDEN_FTS_TABLE, repairContentIndexes } from './contentSchema'
 import { publicRowCount } from './searchCorpus'
 import { serviceReader } from './sqlReader'
@@ -280,10 +281,12 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
 
     async listContent(q) {
       // The same page is asked for again and again (every client opens the same feed): it
-      // is read once per data version.
+      // is read once per data version. A page read (a search ranked again after a write) waits
+      // for the next turn of the event loop once this turn has run a slice (./loopSlices): the
+      // pages many connections ask at once after a write no longer run back to back as one block.
       const view = viewOf(q)
       const version = contentVersion(view)
-      return cachedPage[view](version, q, () => readPage(q, version), rows())
+      return cachedPage[view](version, q, () => inSlices(() => readPage(q, version)), rows())
     },
 
     async contentBySlug(slug) {

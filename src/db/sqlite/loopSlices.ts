@@ -5,7 +5,9 @@
  * behind it. Before each statement, a chain that has run for more than SLICE_MS in this turn of
  * the loop waits for the next one (setImmediate): timers and other requests run in between, and
  * no save blocks for much more than a slice. A save takes a few turns longer under load; nothing
- * else changes (the write gate and the transaction stay held across the wait).
+ * else changes (the write gate and the transaction stay held across the wait). The content
+ * store's page reads take the same turns (./contentStore): after a write, the searches that many
+ * connections ask at once are ranked again, each a fraction of a millisecond to a few.
  */
 const SLICE_MS = 8
 
@@ -28,8 +30,11 @@ export function nextSlice(): Promise<void> | undefined {
   return new Promise((resolve) => setImmediate(resolve))
 }
 
-/** `run` after nextSlice(): at once when the turn has time left. */
+/**
+ * `run` in a turn with time left: at once when this one has, else in a later one, asked again
+ * once woken (many waiters wake in the same turn; those past its slice wait again).
+ */
 export function inSlices<T>(run: () => Promise<T>): Promise<T> {
   const wait = nextSlice()
-  return wait ? wait.then(run) : run()
+  return wait ? wait.then(() => inSlices(run)) : run()
 }
