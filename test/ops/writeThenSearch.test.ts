@@ -61,6 +61,17 @@ describe.runIf(sqlite)(`a write, then a search, at ${SIZE.toLocaleString('en')} 
     expect(performance.now() - started).toBeGreaterThan(STALL_MS)
   })
 
+  it('the first search after start: the corpus was read before the service said it was ready, not on that request', async () => {
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+    const deadline = Date.now() + 120_000
+    while ((await fetch(`http://127.0.0.1:${server.port}/api/v1/ready`)).status !== 200 && Date.now() < deadline) await pause(100)
+    await pause(100)
+    await lagMax()
+    expect((await call('GET', '/api/v1/content?q=garden%20photo&limit=10')).status).toBe(200)
+    await pause(50)
+    expect(await lagMax()).toBeLessThan(STALL_MS)
+  }, 150_000)
+
   it('the search after a submission and its approval: the longest delay stays under 50 ms, and the new item is found', async () => {
     const search = () => call('GET', '/api/v1/content?q=database%20indexes&limit=10')
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -113,6 +113,9 @@ export function mongoContentStore(payload: Payload): ContentStore {
   }
 
   return {
+    // MongoDB ranks with its own text index: nothing to read ahead.
+    async primeSearch() {},
+
     async prepare() {
       // The replica set, the migrations (the service's indexes) and Payload's indexes came first
       // (mongoEngine.prepare). Rows stored before URL keys get theirs, duplicates an ordinal: the

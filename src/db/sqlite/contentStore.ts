@@ -272,6 +272,10 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
   }
 
   return {
+    async primeSearch() {
+      await ranker.scores(contentVersion('public'), [])
+    },
+
     async prepare() {
       // The objects are the migrations'; what only data can get wrong is repaired here.
       checkContentSchema(connection(file))
