@@ -23,10 +23,28 @@ export function bodyLimitFor(contentType: string | undefined): number {
   return contentType?.trimStart().toLowerCase().startsWith('multipart/form-data') ? upload : json
 }
 
-/** The 413, and the connection closes (the rest of the body is never read). */
+/** How long the rest of a refused body is read and dropped before the connection closes. */
+const LINGER_MS = 2_000
+
+/**
+ * A lingering close: once the answer is written the server stops sending and keeps reading (and
+ * dropping) what the client still sends, for at most LINGER_MS, then closes. Closed at once, the
+ * bytes still arriving made the kernel answer with a reset, which can reach the client before it
+ * reads the 413 (it saw the connection reset and no answer).
+ */
+function lingerOnClose(req: IncomingMessage): void {
+  const socket = req.socket as IncomingMessage['socket'] & { destroySoon?: () => void }
+  socket.destroySoon = () => {
+    socket.end()
+    setTimeout(() => socket.destroy(), LINGER_MS).unref()
+  }
+}
+
+/** The 413, and the connection closes (the rest of the body is never parsed). */
 function refuse(req: IncomingMessage, res: ServerResponse, limit: number, receivedBytes?: number): void {
   if (res.headersSent) return void req.socket.destroy()
   const error = bodyTooLarge(limit)
+  lingerOnClose(req)
   const requestId = writeRefusal(req, res, { status: 413, code: error.code, message: error.message, details: error.details }, true)
   logger().warn(
     { requestId, route: `${req.method} ${(req.url ?? '/').split('?')[0]}`, announcedBytes: req.headers['content-length'], receivedBytes, limit },
@@ -53,11 +71,11 @@ export function limitRequestBody(req: IncomingMessage, res: ServerResponse): boo
       received += (chunk as Buffer).length
       if (received > limit) {
         refuse(req, res, limit, received)
-        return false
+        return true
       }
     }
-    // Past the limit, the rest is dropped: the answer is written and the connection closes.
-    if (received > limit) return false
+    // Past the limit, the rest is dropped while the connection lingers (above), then closes.
+    if (received > limit) return true
     return push.call(this, chunk, encoding)
   }
   return true
