@@ -19,7 +19,7 @@ import { stopChangeFeed, useChangeFeed } from './generations'
 
 export type { Engine, EngineOps } from './engineOps'
 export type { Domain } from './versionDomains'
-export { generation, rowFreshness, type RowFreshness } from './generations'
+export { generation, rowFreshness, type RowFreshness, type RowStamp } from './generations'
 export type * from './contentTypes'
 export type { ClaimResult, GraceSuccessor, RateLimitHit } from './authTypes'
 export type { TagRenameInput, TagRenameResult } from './renameTypes'

@@ -7,11 +7,11 @@
  * order, the costly part, has a cache of its own).
  */
 import type { ContentListQuery, ContentPage } from './contentTypes'
-import type { RowFreshness } from './generations'
+import type { RowFreshness, RowStamp } from './generations'
 import { VersionedCache } from './versionedCache'
 
-/** A page and the row clock noted before its rows were read (./generations). */
-type Kept = { page: ContentPage; clock: number }
+/** A page, stamped with the rows it shows (./generations). */
+type Kept = RowStamp & { page: ContentPage }
 
 /**
  * At most `maxPages` pages of each kind, holding at most `maxRows` rows. `suffix` names a view's
@@ -24,12 +24,12 @@ export function pageCache(maxPages: number, maxRows: number, suffix = '') {
   const searches = new VersionedCache<Kept>(`search_pages${suffix}`, maxPages, maxRows, rowsOf, { keepOnSecondAsk: true })
   return async (version: string, q: ContentListQuery, read: () => Promise<ContentPage>, rows: RowFreshness): Promise<ContentPage> => {
     const clock = rows.clock()
-    const fresh = (k: Kept) => !rows.changedSince(idsOf(k.page), k.clock)
-    const kept = await (q.text ? searches : lists).get(version, JSON.stringify(q), async () => ({ page: await read(), clock }), fresh)
+    const readKept = async (): Promise<Kept> => {
+      const page = await read()
+      return { page, ids: page.rows.map((r) => r.id), clock }
+    }
+    const kept = await (q.text ? searches : lists).get(version, JSON.stringify(q), readKept, (k) => rows.fresh(k))
     return kept.page
   }
 }
 
-function* idsOf(page: ContentPage): Iterable<string> {
-  for (const row of page.rows) yield row.id
-}

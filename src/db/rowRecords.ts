@@ -4,7 +4,7 @@
  * kept with the row clock noted before it was read, so one written meanwhile is stale at once.
  */
 import type { ContentRecord } from './contentTypes'
-import type { RowFreshness } from './generations'
+import type { RowFreshness, RowStamp } from './generations'
 
 /**
  * The rows of the pages a busy process serves again after each write (the newest page, the hot
@@ -13,7 +13,7 @@ import type { RowFreshness } from './generations'
  */
 const MAX_RECORDS = 4_000
 
-type Kept = { record: ContentRecord; clock: number }
+type Kept = RowStamp & { record: ContentRecord }
 
 export class RowRecords {
   private readonly kept = new Map<number, Kept>()
@@ -27,13 +27,13 @@ export class RowRecords {
     const missing: number[] = []
     for (let i = 0; i < rowids.length; i++) {
       const kept = this.kept.get(rowids[i]!)
-      if (kept && !rows.changedSince([kept.record.id], kept.clock)) found[i] = kept.record
+      if (kept && rows.fresh(kept)) found[i] = kept.record
       else missing.push(rowids[i]!)
     }
     if (missing.length > 0) {
       const clock = rows.clock()
       const read = new Map(readMissing(missing))
-      for (const [rowid, record] of read) this.keep(rowid, { record, clock })
+      for (const [rowid, record] of read) this.keep(rowid, { record, ids: [record.id], clock })
       for (let i = 0; i < rowids.length; i++) found[i] ??= read.get(rowids[i]!)
     }
     return found.filter((r): r is ContentRecord => r !== undefined)

@@ -16,7 +16,7 @@ import { ApiError, forbidden } from '../errors'
 import { answerBytes, answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 import { servedUrl } from '../urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
-import { contentRows as rowFreshness, domainsVersion, domainVersion, type RowFreshness } from './domainVersions'
+import { contentRows as rowFreshness, domainsVersion, domainVersion, type RowStamp } from './domainVersions'
 import { PERIODS, type ListParams } from './contentQuery'
 import type { ContentDto } from './dtos'
 
@@ -158,9 +158,8 @@ const visibilityKey = (user: AuthUser | null) => `${canModerate(user) ? 'moderat
 
 export type ListAnswer = { answer: SerializedAnswer; estimated: boolean }
 
-/** A cached answer, with the rows it shows and the row clock noted before they were read (src/db/generations). */
-type Kept<T> = T & { ids: readonly string[]; clock: number }
-const keptFresh = (rows: RowFreshness) => (k: Kept<unknown>) => !rows.changedSince(k.ids, k.clock)
+/** A cached answer, stamped with the rows it shows (src/db/generations). */
+type Kept<T> = T & RowStamp
 
 /** A list request's cache key text, made once per params object (the edge hands a hot query's same object again). */
 const paramsKeys = new WeakMap<ListParams, string>()
@@ -208,7 +207,7 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
       const { data, pagination, estimated } = await listContent(payload, p, user, now)
       return { answer: answerSerializer.serialize(data, pagination), estimated, ids: data.map((d) => d.id), clock }
     },
-    keptFresh(rows),
+    (kept) => rows.fresh(kept),
   )
   return { answer: kept.answer, estimated: kept.estimated }
 }
@@ -226,7 +225,7 @@ export async function contentAnswer(payload: Payload, slug: string, user: AuthUs
       const dto = await getContent(payload, slug, user)
       return { answer: answerSerializer.serialize(dto), ids: [dto.id], clock }
     },
-    keptFresh(rows),
+    (kept) => rows.fresh(kept),
   )
   return kept.answer
 }

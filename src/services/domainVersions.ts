@@ -4,10 +4,10 @@
  */
 import type { Payload, PayloadRequest } from 'payload'
 
-import { type Domain, engine, generation, rowFreshness, type RowFreshness } from '../db/engine'
+import { type Domain, engine, generation, rowFreshness, type RowFreshness, type RowStamp } from '../db/engine'
 import { contentDomainOf, contentWriteDomain } from '../db/versionDomains'
 
-export type { Domain, RowFreshness }
+export type { Domain, RowFreshness, RowStamp }
 export { contentDomainOf, contentWriteDomain }
 
 /** One domain's current generation. */

@@ -64,3 +64,20 @@ describe('RowRecords', () => {
     expect(readOnce()[0]!.title).toBe('read 2')
   })
 })
+
+describe('row stamps (src/db/generations)', () => {
+  it('a fresh stamp moves to now, and a row marked later still makes it stale; a mark of another row does not', () => {
+    const generations = new Generations()
+    generations.restored()
+    const stamp = { ids: ['a', 'b'], clock: generations.clock() }
+    generations.changed(['all_content'], ['c'])
+    expect(generations.fresh(stamp)).toBe(true)
+    expect(stamp.clock).toBe(generations.clock())
+    generations.changed(['all_content'], ['b'])
+    expect(generations.fresh(stamp)).toBe(false)
+    generations.changed(['content'])
+    expect(generations.fresh({ ids: [], clock: stamp.clock })).toBe(false)
+    generations.lost()
+    expect(generations.fresh({ ids: [], clock: generations.clock() })).toBe(false)
+  })
+})
