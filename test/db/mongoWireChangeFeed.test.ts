@@ -70,7 +70,7 @@ describe('the change feed on the wire', () => {
     const pipeline = open!.body.pipeline as Document[]
     expect(open!.body.aggregate).toBe(1)
     expect(pipeline[0]).toEqual({ $changeStream: {} })
-    const names = pipeline[1]!.$match['ns.coll'].$in as string[]
+    const names = (pipeline[1]!.$match.$or as Document[])[0]!['ns.coll'].$in as string[]
     const model = (slug: string) => payload.db.collections[slug]!.collection.collectionName
     for (const slug of ['content', 'surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets', 'media']) expect(names).toContain(model(slug))
     expect(names).toContain(payload.db.globals.collection.collectionName)
@@ -167,7 +167,7 @@ describe('the change feed on the wire', () => {
     expect((reopened.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
   })
 
-  it('a resumable error is resumed by the driver after the last event: never blind, no event lost', async () => {
+  it('a resumable error is resumed by the driver after the last event: blind while it resumes, live at its new cursor, no event lost', async () => {
     const { seen, to } = sink()
     stop = feed.startMongoChangeFeed(payload, to)
     await until(() => seen.restored === 1, 'the stream to open')
@@ -179,9 +179,13 @@ describe('the change feed on the wire', () => {
     await until(() => streams().length === opened + 1, 'the driver to resume')
     const resumed = (streams().at(-1)!.body.pipeline as Document[])[0]!.$changeStream as Document
     expect(resumed.resumeAfter ?? resumed.startAfter).toBeDefined()
+    await until(() => seen.restored === 2, 'the resumed stream to be live')
     server.changes.push({ operationType: 'delete', ns: { db: 'wire', coll } })
     await until(() => seen.changed.length === 2, 'the event after the resume')
-    expect(seen.lost).toBe(0)
+    // The driver's resume, not a second stream of the feed's own.
+    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    expect(streams()).toHaveLength(opened + 1)
+    expect(seen.lost).toBe(1)
     expect(seen.changed).toEqual([['taxonomy'], ['taxonomy']])
   })
 
@@ -193,6 +197,48 @@ describe('the change feed on the wire', () => {
     await until(() => seen.restored === 2, 'a new stream')
     expect(seen.changed).toEqual([['content', 'all_content', 'taxonomy', 'branding']])
     expect((streams().at(-1)!.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
+  })
+
+  it('a cursor the server ends (id 0, its invalidate filtered out or never sent) makes the feed blind, then reopens it resumed', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const opened = streams().length
+    const coll = payload.db.collections.tags!.collection.collectionName
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll } })
+    await until(() => seen.changed.length === 1, 'the event')
+    // The driver ends its stream with no 'error' event: only its 'close' says so.
+    server.changes.end()
+    await until(() => seen.lost === 1, 'the feed to go blind')
+    await until(() => seen.restored === 2, 'the feed to reopen')
+    expect(streams()).toHaveLength(opened + 1)
+    const resumed = (streams().at(-1)!.body.pipeline as Document[])[0]!.$changeStream as Document
+    expect(resumed.resumeAfter).toBeDefined()
+    // Live again: the next event is seen.
+    server.changes.push({ operationType: 'delete', ns: { db: 'wire', coll } })
+    await until(() => seen.changed.length === 2, 'the event after the reopen')
+  })
+
+  it("a getMore the server interrupts ('operation was interrupted') ends the driver's stream silently: blind, then reopened", async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const opened = streams().length
+    server.changes.fail(serverError(11601, 'Interrupted', [], 'operation was interrupted'))
+    await until(() => seen.lost === 1, 'the feed to go blind')
+    await until(() => seen.restored === 2, 'the feed to reopen')
+    expect(streams()).toHaveLength(opened + 1)
+    const coll = payload.db.collections.content!.collection.collectionName
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll } })
+    await until(() => seen.changed.length === 1, 'the event after the reopen')
+  })
+
+  it('the stream keeps invalidate and dropDatabase events, which carry no collection name', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const match = (streams().at(-1)!.body.pipeline as Document[])[1]!.$match as Document
+    expect(match.$or).toContainEqual({ operationType: { $in: ['dropDatabase', 'invalidate'] } })
   })
 
   it('stops: no stream is reopened after stop()', async () => {

@@ -37,18 +37,25 @@ export type WireServer = {
   port: number
   /** `mongodb://127.0.0.1:<port>/<db>?replicaSet=<setName>&...`: fast selection, no retries of reads. */
   uri(db: string, extra?: Record<string, string>): string
-  /** Every command after the handshake, in arrival order (heartbeats excluded). */
+  /** Every command after the handshake, in arrival order (heartbeats excluded); a test may clear it. */
   sent: SentCommand[]
+  /** The same, from the server's start, never cleared (what a client sent while it connected). */
+  log: readonly SentCommand[]
   /** The commands named `name`. */
   named(name: string): SentCommand[]
   /**
    * Change streams (an `aggregate` opening with `$changeStream`) are answered as a server does:
    * an open cursor with a resume token; each getMore waits up to 30 ms for events pushed here
-   * (`_id`, the resume token, is added), or answers `fail` once.
+   * (`_id`, the resume token, is added), or answers `fail` once, or `end`s the cursor.
    */
   changes: {
     push(event: Document): void
     fail(reply: Document): void
+    /**
+     * The next getMore of each open stream answers its batch with cursor id 0: the server closed
+     * the cursor (as after an invalidate, whose event a `$match` may have filtered out).
+     */
+    end(): void
     /** The resume tokens handed out so far, in order. */
     readonly tokens: string[]
   }
@@ -58,8 +65,8 @@ export type WireServer = {
 const HANDSHAKE = new Set(['hello', 'ismaster', 'isMaster'])
 
 /** A server error reply, as mongod sends it. */
-export function serverError(code: number, codeName: string, errorLabels: string[] = []): Document {
-  return { ok: 0, code, codeName, errmsg: `${codeName} (scripted)`, ...(errorLabels.length ? { errorLabels } : {}) }
+export function serverError(code: number, codeName: string, errorLabels: string[] = [], errmsg = `${codeName} (scripted)`): Document {
+  return { ok: 0, code, codeName, errmsg, ...(errorLabels.length ? { errorLabels } : {}) }
 }
 
 /** A complete cursor reply (the driver reads the cursor id as an int64). */
@@ -169,6 +176,7 @@ function opReply(responseTo: number, doc: Document): Buffer {
 export async function startWireServer(script: Script = () => undefined, options: WireServerOptions = {}): Promise<WireServer> {
   const setName = options.setName === undefined ? 'rs0' : options.setName
   const sent: SentCommand[] = []
+  const log: SentCommand[] = []
   const sockets = new Set<net.Socket>()
   const electionId = new ObjectId('7fffffff0000000000000001')
   let port = 0
@@ -186,7 +194,7 @@ export async function startWireServer(script: Script = () => undefined, options:
   }
 
   // Change streams: each open cursor's queued events, and a failure for its next getMore.
-  type ChangeCursor = { events: Document[]; failure?: Document }
+  type ChangeCursor = { events: Document[]; failure?: Document; ended?: boolean }
   const changeCursors = new Map<string, ChangeCursor>()
   let cursorIds = 1000
   const tokens: string[] = []
@@ -205,7 +213,7 @@ export async function startWireServer(script: Script = () => undefined, options:
     }
     const cursor = name === 'getMore' ? changeCursors.get(String(body.getMore)) : undefined
     if (cursor) {
-      for (let waited = 0; cursor.events.length === 0 && cursor.failure === undefined && waited < 30; waited += 5) {
+      for (let waited = 0; cursor.events.length === 0 && cursor.failure === undefined && !cursor.ended && waited < 30; waited += 5) {
         await new Promise((resolve) => setTimeout(resolve, 5))
       }
       if (cursor.failure) {
@@ -214,7 +222,9 @@ export async function startWireServer(script: Script = () => undefined, options:
       }
       const nextBatch = cursor.events.splice(0).map((event) => ({ _id: nextToken(), ...event }))
       const postBatchResumeToken = nextBatch.length ? nextBatch.at(-1)!._id : nextToken()
-      return { ok: 1, cursor: { id: BSON.Long.fromValue(body.getMore as number), ns: `${String(body.$db)}.$cmd.aggregate`, nextBatch, postBatchResumeToken } }
+      if (cursor.ended) changeCursors.delete(String(body.getMore))
+      const id = cursor.ended ? BSON.Long.ZERO : BSON.Long.fromValue(body.getMore as number)
+      return { ok: 1, cursor: { id, ns: `${String(body.$db)}.$cmd.aggregate`, nextBatch, postBatchResumeToken } }
     }
     if (name === 'killCursors') {
       for (const id of (body.cursors as unknown[]) ?? []) changeCursors.delete(String(id))
@@ -228,6 +238,7 @@ export async function startWireServer(script: Script = () => undefined, options:
     if (HANDSHAKE.has(name)) return helloReply()
     const command = describe(body)
     sent.push(command)
+    log.push(command)
     return (await script(command, sent)) ?? (await changeStreamReply(command)) ?? defaultReply(command)
   }
 
@@ -275,6 +286,7 @@ export async function startWireServer(script: Script = () => undefined, options:
   return {
     port,
     sent,
+    log,
     named: (name) => sent.filter((c) => c.name === name),
     changes: {
       push: (event) => {
@@ -282,6 +294,9 @@ export async function startWireServer(script: Script = () => undefined, options:
       },
       fail: (reply) => {
         for (const cursor of changeCursors.values()) cursor.failure = reply
+      },
+      end: () => {
+        for (const cursor of changeCursors.values()) cursor.ended = true
       },
       tokens,
     },

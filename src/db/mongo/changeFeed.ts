@@ -1,10 +1,12 @@
 /**
  * Freshness on MongoDB: each process watches the cached collections with one change stream
  * and moves its own generations on each committed change (src/db/generations), so no write
- * touches a shared document inside its transaction. The driver resumes the stream by itself
- * after a network blip (no event lost); when the stream fails for good, every cache is dropped
- * (blind) until a new stream is open again, resumed after the last event seen when the
- * server still has it. This process's own writes move its generations at their commit
+ * touches a shared document inside its transaction. Whenever the stream's cursor closes
+ * without this feed asking, every cache is dropped (blind): the driver resumes the stream by
+ * itself after a network blip (no event lost; live again at its new cursor's first token);
+ * when it does not (an error it cannot resume, or an end with no error at all: a cursor the
+ * server closed, an interrupted getMore), a new stream is opened, resumed after the last
+ * event seen when the server still has it. This process's own writes move its generations at their commit
  * (./planApplier, ./payloadTransactions), before their event arrives.
  */
 import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken } from 'mongodb'
@@ -22,6 +24,9 @@ const INVALID_RESUME_TOKEN = 260
 
 const RETRY_MIN_MS = 100
 const RETRY_MAX_MS = 5_000
+/** How long a closed stream may wait for the driver's resume (a server selection) before it is reopened here. */
+const RESUME_GRACE_MS = 1_000
+const RESUME_CHECK_MS = 50
 
 type Watched = { domains: Map<string, Domain>; referenced: Map<string, Domain> }
 
@@ -47,7 +52,8 @@ export function watchedCollections(payload: Payload): Watched {
  * sees it, of an update only the names of the fields it set or removed.
  */
 export const changeFeedPipeline = (names: readonly string[]): Document[] => [
-  { $match: { 'ns.coll': { $in: [...names] } } },
+  // A database's drop and the invalidation after it name no collection: kept, they move everything.
+  { $match: { $or: [{ 'ns.coll': { $in: [...names] } }, { operationType: { $in: ['dropDatabase', 'invalidate'] } }] } },
   {
     $project: {
       _id: 1,
@@ -140,8 +146,16 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
 
   function follow(current: ChangeStream, watched: Watched, to: FreshnessSink): void {
     let live = false
-    // The first resume token (the server's postBatchResumeToken) means the stream is open.
+    const blind = () => {
+      if (!live) return
+      live = false
+      to.lost()
+    }
+    // The first resume token (the server's postBatchResumeToken) means the stream is open; after
+    // the driver resumed it, the new cursor's first token means the same.
     current.on('resumeTokenChanged', (token: ResumeToken) => {
+      // A stream given up while the driver was still resuming it came back: close it again.
+      if (stream !== current) return void current.close().catch(() => undefined)
       resumeAfter = token
       if (!live) {
         live = true
@@ -153,11 +167,30 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
     const fail = () => {
       if (stream !== current) return
       stream = undefined
-      to.lost()
+      blind()
       void current.close().catch(() => undefined)
       reopenLater()
     }
+    // 'close' we did not ask for: the driver is resuming (a new cursor in place within moments,
+    // whose first token makes the feed live again), or has ended the stream without an 'error'
+    // (the server closed the cursor, as after an invalidate; a getMore was interrupted). Blind
+    // at once either way; reopened here when no new cursor came.
+    current.on('close', () => {
+      if (stream !== current) return
+      blind()
+      let waited = 0
+      const check = setInterval(() => {
+        waited += RESUME_CHECK_MS
+        if (stream !== current || !current.closed) return clearInterval(check)
+        if (waited >= RESUME_GRACE_MS) {
+          clearInterval(check)
+          fail()
+        }
+      }, RESUME_CHECK_MS)
+      check.unref()
+    })
     current.on('change', (event: ChangeStreamDocument) => {
+      if (stream !== current) return
       resumeAfter = event._id
       const domains = domainsOfEvent(event, watched)
       const rows = rowsOfEvent(event, watched)
@@ -168,7 +201,7 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
         fail()
       }
     })
-    // Only errors the driver could not resume reach here ('close' also fires while it resumes, so it says nothing).
+    // Errors the driver could not resume.
     current.on('error', (err: unknown) => {
       const code = serverCode(err)
       if (code === HISTORY_LOST || code === INVALID_RESUME_TOKEN) resumeAfter = undefined
