@@ -5,7 +5,8 @@
  * text index) is dropped and recreated, with a log line. A changed definition here needs a
  * new migration that builds it (ensureIndex), as a database that ran the first one does not
  * run it again. Payload's model indexes (unique slugs, emails, ...) follow its collections:
- * start-up builds and awaits them after the migrations, instead of in the background.
+ * start-up builds and awaits them after the migrations, under the same lock (mongoose's
+ * autoIndex, which would build them at connect in every process, is off: ./operations).
  */
 import type { Db, Document, IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'

@@ -15,7 +15,10 @@ export const mongoOperations: OperationsPort = {
     withPayloadTransactions(
       mongooseAdapter({
         url: db.uri,
-        ...(db.name ? { connectOptions: { dbName: db.name } } : {}),
+        // The adapter turns mongoose's autoIndex on: every process would build Payload's ~70
+        // indexes at connect, outside the migration lock and before the migrations that clean
+        // up what a unique index refuses. They are built by ensurePayloadIndexes, under the lock.
+        connectOptions: { autoIndex: false, ...(db.name ? { dbName: db.name } : {}) },
         // Where `payload migrate:create` writes (from the project root); the server imports the list statically.
         migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
       }),
