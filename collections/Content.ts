@@ -10,8 +10,10 @@ import { TEXT_LIMITS, textValidator } from '../src/text'
 import { contentUrlValidator } from '../src/urlPolicy'
 import { slugField } from './taxonomyFields'
 
-export const CONTENT_STATUSES = ['pending', 'approved', 'rejected'] as const
-export type ContentStatus = (typeof CONTENT_STATUSES)[number]
+import { CONTENT_STATUSES } from '../src/db/contentTypes'
+
+export { CONTENT_STATUSES }
+export type { ContentStatus } from '../src/db/contentTypes'
 
 const validateTagSlugs: Validate = (value: unknown) => {
   if (value == null) return true

@@ -1,5 +1,6 @@
 /** The engine-neutral shapes the content fast path reads and writes (src/db/*ContentStore). */
-export type ContentStatus = 'pending' | 'approved' | 'rejected'
+export const CONTENT_STATUSES = ['pending', 'approved', 'rejected'] as const
+export type ContentStatus = (typeof CONTENT_STATUSES)[number]
 
 /** One content row as stored; relationships are ids, resolved to slugs by the service. */
 export type ContentRecord = {

@@ -39,8 +39,11 @@ describe('content list filter', () => {
   it('public default: approved and active only', () => {
     expect(contentFilter(q)).toEqual({ status: { $in: ['approved'] }, isActive: true })
   })
-  it('moderator view: every status, inactive included', () => {
-    expect(contentFilter({ ...q, statuses: 'all', includeInactive: true })).toEqual({})
+  it('moderator view: every status, inactive included, each named (the list indexes lead with both)', () => {
+    expect(contentFilter({ ...q, statuses: 'all', includeInactive: true })).toEqual({
+      status: { $in: ['pending', 'approved', 'rejected'] },
+      isActive: { $in: [true, false] },
+    })
   })
   it('text terms go to the text index; short terms are title substrings, ASCII letters in either case (escaped)', () => {
     expect(contentFilter({ ...q, text: { terms: ['rust', 'async'], shortTerms: ['c+', 'ai'] } })).toEqual({
@@ -133,8 +136,11 @@ describe('content sort, projection and hint', () => {
     expect(contentProjection({})).toEqual(CONTENT_PROJECTION)
     expect(contentProjection({ text: { terms: ['rust'], shortTerms: [] } })).toEqual({ ...CONTENT_PROJECTION, score: { $meta: 'textScore' } })
   })
-  it('short-term searches use the title index', () => {
-    expect(contentHint({ ...q, text: { terms: [], shortTerms: ['ai'] } })).toBe('raw_content_alpha')
+  it("short-term searches walk their sort's list index, which carries the title", () => {
+    expect(contentHint({ ...q, text: { terms: [], shortTerms: ['ai'] } })).toBe('raw_content_list')
+    expect(contentHint({ ...q, sort: 'alpha', text: { terms: [], shortTerms: ['ai'] } })).toBe('raw_content_alpha')
+    expect(contentHint({ ...q, sort: 'submittedOldest', text: { terms: [], shortTerms: ['ai'] } })).toBe('raw_content_submitted')
+    expect(contentHint({ ...q, sort: 'relevance', text: { terms: [], shortTerms: ['ai'] } })).toBe('raw_content_list')
     expect(contentHint({ ...q, text: { terms: ['rust'], shortTerms: ['ai'] } })).toBeUndefined()
     expect(contentHint(q)).toBeUndefined()
   })
@@ -227,6 +233,7 @@ describe('indexes', () => {
       'contents.raw_content_text',
       'contents.raw_content_list',
       'contents.raw_content_alpha',
+      'contents.raw_content_submitted',
       'contents.raw_content_tags',
       'contents.raw_content_group_list',
       'contents.raw_content_channel_list',
@@ -238,9 +245,73 @@ describe('indexes', () => {
       'raw_rate_limits.raw_rate_limits_expire',
       'raw_rate_limits.raw_rate_limits_key',
     ])
-    expect(plans[7]!.index.key).toEqual({ status: 1, approvedAt: -1 })
-    expect(plans[11]!.index).toMatchObject({ key: { expire: -1 }, expireAfterSeconds: 0 })
-    expect(plans[12]!.index).toMatchObject({ key: { key: 1 }, unique: true })
+    expect(plans[8]!.index.key).toEqual({ status: 1, approvedAt: -1, _id: -1 })
+    expect(plans[12]!.index).toMatchObject({ key: { expire: -1 }, expireAfterSeconds: 0 })
+    expect(plans[13]!.index).toMatchObject({ key: { key: 1 }, unique: true })
+  })
+})
+
+describe('every list query is served by an index that provides its sort (no blocking sort at a million documents)', () => {
+  type Key = Record<string, unknown>
+  const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v) || v instanceof ObjectId || v instanceof Date
+  /** A point condition: an equality, or an $in of values (the server merges one ordered scan per value). */
+  const isPoint = (cond: unknown) =>
+    isScalar(cond) || (typeof cond === 'object' && cond !== null && Object.keys(cond).length === 1 && Array.isArray((cond as { $in?: unknown }).$in) && (cond as { $in: unknown[] }).$in.every(isScalar))
+  /**
+   * Whether an index's keys give `sort` for `filter`, as the query planner reads them: leading
+   * fields each under a point condition, then the sort's fields in order, all in the sort's
+   * directions or all reversed (a range or no condition on the sort's fields is fine).
+   */
+  function providesSort(key: Key, filter: Key, sort: Key): boolean {
+    const fields = Object.keys(key)
+    const wanted = Object.entries(sort)
+    for (let at = 0; at <= fields.length - wanted.length; at++) {
+      const sign = Number(key[fields[at]!]) * Number(wanted[0]![1])
+      const fits = wanted.every(([field, dir], i) => fields[at + i] === field && Number(key[field]) * Number(dir) === sign)
+      if (fits) return true
+      if (!isPoint(filter[fields[at]!])) return false
+    }
+    return false
+  }
+  const indexes = serviceIndexes('contents').filter((p) => p.collection === 'contents' && !Object.values(p.index.key).includes('text'))
+  const views = [
+    { name: 'public', statuses: ['approved' as const], includeInactive: false },
+    { name: 'pending queue', statuses: ['pending' as const], includeInactive: false },
+    { name: 'pending, inactive too', statuses: ['pending' as const], includeInactive: true },
+    { name: 'two statuses', statuses: ['approved' as const, 'rejected' as const], includeInactive: false },
+    { name: 'status=all', statuses: 'all' as const, includeInactive: false },
+    { name: 'status=all, inactive too', statuses: 'all' as const, includeInactive: true },
+  ]
+  const filters = [
+    { name: 'no filter' },
+    { name: 'one tag', tags: ['ai'] },
+    { name: 'two tags', tags: ['ai', 'ml'] },
+    { name: 'a group', groupIds: [A] },
+    { name: 'a channel', channelIds: [A] },
+    { name: 'a platform', platformIds: [A, B] },
+    { name: 'a submitter', submittedBy: A },
+    { name: 'a period', approvedSince: '2024-05-01T00:00:00.000Z' },
+    { name: 'created before', createdBefore: '2024-05-01T00:00:00.000Z' },
+    { name: 'short title terms', text: { terms: [], shortTerms: ['ai'] } },
+  ]
+  const sorts = ['newest', 'oldest', 'alpha', 'submittedNewest', 'submittedOldest', 'relevance'] as const
+  for (const view of views)
+    for (const { name, ...filter } of filters)
+      it(`${view.name}, ${name}: every sort`, () => {
+        for (const sort of sorts) {
+          const query = { ...q, ...view, ...filter, sort }
+          const f = contentFilter(query) as Key
+          const hint = contentHint(query)
+          const usable = hint ? indexes.filter((p) => p.index.name === hint) : indexes
+          const by = usable.find((p) => providesSort(p.index.key as Key, f, contentSort(query) as Key))
+          expect(by, `${view.name} / ${name} / ${sort}: ${JSON.stringify(f)} sorted ${JSON.stringify(contentSort(query))}`).toBeDefined()
+        }
+      })
+  it('one submitter\'s items (GET /auth/me/submissions), inactive or not', () => {
+    for (const includeInactive of [false, true]) {
+      const f = submissionsFilter({ submitterId: A, includeInactive }) as Key
+      expect(indexes.some((p) => providesSort(p.index.key as Key, f, SUBMISSIONS_SORT as Key))).toBe(true)
+    }
   })
 })
 

@@ -4,7 +4,7 @@
  */
 import type { Document, Filter, ObjectId, Sort, UpdateFilter } from 'mongodb'
 
-import type { ContentListQuery, ContentRecord, ContentSort, SubmissionsQuery, TagListQuery } from '../contentTypes'
+import { CONTENT_STATUSES, type ContentListQuery, type ContentRecord, type ContentSort, type SubmissionsQuery, type TagListQuery } from '../contentTypes'
 import { indexedTerms } from '../searchTerms'
 import type { ContentDoc, TagDoc } from './documents'
 import { isHexId, oid, oids } from './native'
@@ -43,8 +43,11 @@ export function contentFilter(q: ContentListQuery): Filter<ContentDoc> {
   if (mode === 'index') f.$text = { $search: indexedTerms(q.text!.terms).join(' ') }
   if (mode === 'nothing') f._id = { $in: [] }
   for (const t of q.text?.shortTerms ?? []) and.push({ title: { $regex: shortTermPattern(t) } })
-  if (q.statuses !== 'all') f.status = { $in: q.statuses }
-  if (!q.includeInactive) f.isActive = true
+  // Every status and both activity values named, never left out: the list indexes lead with
+  // (status, isActive), and the server gives their order only over point conditions on them
+  // (one ordered scan per value, merged), so a moderator's list sorts on the index too.
+  f.status = { $in: q.statuses === 'all' ? [...CONTENT_STATUSES] : q.statuses }
+  f.isActive = q.includeInactive ? { $in: [true, false] } : true
   if (q.approvedSince) f.approvedAt = { $gte: new Date(q.approvedSince) }
   if (q.submittedBy) f.submittedBy = { $in: oids([q.submittedBy]) }
   if (q.createdBefore) f.createdAt = { $lte: new Date(q.createdBefore) }
@@ -100,14 +103,23 @@ export function contentProjection(q: Pick<ContentListQuery, 'text'>): Document {
   return textMode(q) === 'index' ? { ...CONTENT_PROJECTION, score: TEXT_SCORE } : CONTENT_PROJECTION
 }
 
+/** The list index whose keys give each sort (./indexes); each also carries the title last. */
+const SORT_INDEX: Record<Exclude<ContentSort, 'relevance'>, string> = {
+  newest: 'raw_content_list',
+  oldest: 'raw_content_list',
+  alpha: 'raw_content_alpha',
+  submittedNewest: 'raw_content_submitted',
+  submittedOldest: 'raw_content_submitted',
+}
+
 /**
- * Short terms are substrings of the title (unanchored, as SQLite's LIKE): the title index
- * lets the server test them on index keys within the status prefix instead of fetching
- * every document.
+ * Short terms are substrings of the title (unanchored, as SQLite's LIKE): the sort's list
+ * index carries the title, so the server walks it in order and tests them on index keys,
+ * fetching only the documents that match, instead of sorting every match in memory.
  */
 export function contentHint(q: ContentListQuery): string | undefined {
   if (textMode(q) === 'index' || !q.text?.shortTerms.length) return undefined
-  return 'raw_content_alpha'
+  return SORT_INDEX[q.sort === 'relevance' ? 'newest' : q.sort]
 }
 
 /** Approved, active items sharing the channel or a tag, scored 2×channel + shared tags. */

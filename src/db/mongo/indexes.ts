@@ -35,15 +35,19 @@ export function serviceIndexes(content: string): IndexPlan[] {
         weights: { ...TEXT_WEIGHTS },
         default_language: 'english',
       },
-      { key: { status: 1, isActive: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_list' },
+      // Every list's sort from an index (test/db/mongoQueries.test.ts reads each query shape
+      // against this list): (status, isActive) lead, each under a point condition (./contentQueries);
+      // the title last, so a short-term search tests it on the keys it walks in order.
+      { key: { status: 1, isActive: 1, approvedAt: -1, _id: -1, title: 1 }, name: 'raw_content_list' },
       { key: { status: 1, isActive: 1, title: 1, _id: 1 }, name: 'raw_content_alpha' },
-      { key: { tagSlugs: 1, approvedAt: -1 }, name: 'raw_content_tags' },
+      { key: { status: 1, isActive: 1, createdAt: -1, _id: -1, title: 1 }, name: 'raw_content_submitted' },
+      { key: { tagSlugs: 1, status: 1, isActive: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_tags' },
       { key: { group: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_group_list' },
       { key: { channel: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_channel_list' },
       { key: { platform: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_platform_list' },
-      // Payload's admin list (defaultSort -approvedAt, filtered by status).
-      { key: { status: 1, approvedAt: -1 }, name: 'raw_content_status_approved_at' },
-      { key: { approvedAt: -1 }, name: 'raw_content_approved_at' },
+      // Payload's admin list (defaultSort -approvedAt, then _id; filtered by status or not).
+      { key: { status: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_status_approved_at' },
+      { key: { approvedAt: -1, _id: -1 }, name: 'raw_content_approved_at' },
       // GET /auth/me/submissions: one submitter's items, newest first.
       { key: { submittedBy: 1, createdAt: -1, _id: -1 }, name: 'raw_content_by_submitter' },
       // Duplicate URLs: one new item per key (ordinal 0), whoever races whom; legacy copies

@@ -1,5 +1,6 @@
 import * as migration_20261125_062744_service_indexes from './20261125_062744_service_indexes';
 import * as migration_20261127_060000_slug_claims from './20261127_060000_slug_claims';
+import * as migration_20261127_130000_list_sort_indexes from './20261127_130000_list_sort_indexes';
 
 export const migrations = [
   {
@@ -11,5 +12,10 @@ export const migrations = [
     up: migration_20261127_060000_slug_claims.up,
     down: migration_20261127_060000_slug_claims.down,
     name: '20261127_060000_slug_claims'
+  },
+  {
+    up: migration_20261127_130000_list_sort_indexes.up,
+    down: migration_20261127_130000_list_sort_indexes.down,
+    name: '20261127_130000_list_sort_indexes'
   },
 ];
