@@ -7,9 +7,9 @@ import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { pageCache } from '../pageCache'
-import { countCache } from '../versionedCache'
+import { countCache, VersionedCache } from '../versionedCache'
 import { perView, VIEW_DOMAIN, viewOf } from '../contentViews'
-import type { BulkProgress, ContentListQuery, ContentPage, ContentStore, NewContent, NewTag } from '../contentTypes'
+import type { BulkProgress, ContentListQuery, ContentPage, ContentRecord, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
   BACKFILL_SORT,
   MISSING_URL_KEY,
@@ -31,12 +31,23 @@ import {
 import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, type TagDoc } from './documents'
 import { isHexId, nativeDb, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
-import { generation, generationsOf, rowFreshness } from '../generations'
+import { generation, generationsOf, rowFreshness, type RowStamp } from '../generations'
+import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../urlNormalize'
 
 /** Whole pages and totals by query, per view and its content version (lists at once, searches from their second ask). */
 const cachedPage = perView((suffix) => pageCache(2_000, 20_000, suffix))
 const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
+/**
+ * Aggregations over every item carrying a tag (usage counts on every GET /tags, related items on
+ * an item page), per public content version: SQLite answers them from an indexed side table,
+ * here they would read every holder per request. Related items also read again once a row they
+ * show is marked (an edit that changes no list, such as a thumbnail).
+ */
+const cachedUsage = new VersionedCache<Map<string, number>>('tag_usage', 2_000)
+const cachedRelated = new VersionedCache<RowStamp & { rows: ContentRecord[] }>('related_items', 2_000)
+/** Every read below carries the server-side time limit (./readLimit). */
+const limited = { maxTimeMS: READ_LIMIT_MS }
 
 const BULK_CHUNK = 5000
 const BACKFILL_BATCH = 500
@@ -56,12 +67,14 @@ export function mongoContentStore(payload: Payload): ContentStore {
     const rows =
       q.limit > 0
         ? (
-            await content()
-              .find(filter, { projection: contentProjection(q), ...(hint ? { hint } : {}) })
-              .sort(contentSort(q))
-              .skip(q.offset)
-              .limit(q.limit)
-              .toArray()
+            await bounded(() =>
+              content()
+                .find(filter, { projection: contentProjection(q), ...limited, ...(hint ? { hint } : {}) })
+                .sort(contentSort(q))
+                .skip(q.offset)
+                .limit(q.limit)
+                .toArray(),
+            )
           ).map(toContentRecord)
         : []
     // A short page (not past the end) already tells the total.
@@ -70,7 +83,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
     }
     // Exact, and cached per content version: estimate=true needs no approximate shortcut.
     const total = await cachedCount[viewOf(q)](version, JSON.stringify(filter), () =>
-      content().countDocuments(filter, hint ? { hint } : {}),
+      bounded(() => content().countDocuments(filter, { ...limited, ...(hint ? { hint } : {}) })),
     )
     return { rows, total, estimated: false }
   }
@@ -133,35 +146,49 @@ export function mongoContentStore(payload: Payload): ContentStore {
     },
 
     async contentBySlug(slug) {
-      const d = await content().findOne({ slug }, { projection: CONTENT_PROJECTION })
+      const d = await bounded(() => content().findOne({ slug }, { projection: CONTENT_PROJECTION, ...limited }))
       return d ? toContentRecord(d) : null
     },
 
     async contentByUrlKey(urlKey) {
-      const docs = await content().find(urlKeyFilter(urlKey), { projection: CONTENT_PROJECTION }).sort(URL_KEY_SORT).toArray()
+      const docs = await bounded(() => content().find(urlKeyFilter(urlKey), { projection: CONTENT_PROJECTION, ...limited }).sort(URL_KEY_SORT).toArray())
       return docs.map(toContentRecord)
     },
 
     async listSubmissions(q) {
       const filter = submissionsFilter(q)
-      const [docs, total] = await Promise.all([
-        q.limit > 0
-          ? content().find(filter, { projection: CONTENT_PROJECTION }).sort(SUBMISSIONS_SORT).skip(q.offset).limit(q.limit).toArray()
-          : Promise.resolve([]),
-        content().countDocuments(filter),
-      ])
+      const [docs, total] = await bounded(() =>
+        Promise.all([
+          q.limit > 0
+            ? content().find(filter, { projection: CONTENT_PROJECTION, ...limited }).sort(SUBMISSIONS_SORT).skip(q.offset).limit(q.limit).toArray()
+            : Promise.resolve([]),
+          content().countDocuments(filter, limited),
+        ]),
+      )
       return { rows: docs.map(toContentRecord), total, estimated: false }
     },
 
     async contentById(id) {
       if (!isHexId(id)) return null
-      const d = await content().findOne({ _id: oid(id) }, { projection: CONTENT_PROJECTION })
+      const d = await bounded(() => content().findOne({ _id: oid(id) }, { projection: CONTENT_PROJECTION, ...limited }))
       return d ? toContentRecord(d) : null
     },
 
     async relatedContent(item, limit) {
-      const docs = await content().aggregate<ContentDoc>(relatedPipeline(item, limit)).toArray()
-      return docs.map(toContentRecord)
+      const rows = rowFreshness(payload)
+      const clock = rows.clock()
+      const key = JSON.stringify([item.id, item.channelId, item.tagSlugs, limit])
+      const kept = await cachedRelated.get(
+        generation(payload, 'content'),
+        key,
+        async () => {
+          const docs = await bounded(() => content().aggregate<ContentDoc>(relatedPipeline(item, limit), limited).toArray())
+          const records = docs.map(toContentRecord)
+          return { rows: records, ids: records.map((r) => r.id), clock }
+        },
+        (k) => rows.fresh(k),
+      )
+      return kept.rows
     },
 
     async countContent() {
@@ -170,24 +197,25 @@ export function mongoContentStore(payload: Payload): ContentStore {
 
     async listTags(q) {
       const f = tagFilter(q)
-      const [docs, total] = await Promise.all([
-        tags().find(f).sort(TAG_SORT).skip(q.offset).limit(q.limit).toArray(),
-        tags().countDocuments(f),
-      ])
+      const [docs, total] = await bounded(() =>
+        Promise.all([tags().find(f, limited).sort(TAG_SORT).skip(q.offset).limit(q.limit).toArray(), tags().countDocuments(f, limited)]),
+      )
       return { rows: docs.map(toTagRecord), total }
     },
 
     async tagBySlug(slug) {
-      const d = await tags().findOne({ slug })
+      const d = await bounded(() => tags().findOne({ slug }, limited))
       return d ? toTagRecord(d) : null
     },
 
     async tagUsage(slugs) {
-      const out = new Map<string, number>(slugs.map((s) => [s, 0]))
-      if (slugs.length === 0) return out
-      const rows = await content().aggregate<{ _id: string; n: number }>(tagUsagePipeline(slugs)).toArray()
-      for (const r of rows) out.set(r._id, r.n)
-      return out
+      if (slugs.length === 0) return new Map()
+      return cachedUsage.get(generation(payload, 'content'), JSON.stringify(slugs), async () => {
+        const out = new Map<string, number>(slugs.map((s) => [s, 0]))
+        const rows = await bounded(() => content().aggregate<{ _id: string; n: number }>(tagUsagePipeline(slugs), limited).toArray())
+        for (const r of rows) out.set(r._id, r.n)
+        return out
+      })
     },
 
     async insertContent(rows: NewContent[]) {

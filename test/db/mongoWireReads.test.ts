@@ -1,0 +1,106 @@
+/**
+ * The MongoDB content store's reads, seen on the wire (the real Payload and driver against the
+ * scripted server): every read carries a server-side time limit, a read the server stops at
+ * its limit is 503 `service.unavailable` with Retry-After, and the aggregations over every
+ * holder of a tag (usage counts, related items) are sent once per public content version.
+ */
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { ObjectId, type Document } from 'mongodb'
+
+import { cursorReply, payloadOnWire, serverError, type Script, type WireServer } from '../support/mongoWireServer'
+
+let server: WireServer
+let payload: Payload
+let script: Script = () => undefined
+let store: import('../../src/db/contentTypes').ContentStore
+
+const ID = '65a1b2c3d4e5f60718293a4b'
+const item = { id: ID, channelId: '65a1b2c3d4e5f60718293a4c', tagSlugs: ['ai'] }
+const query = { statuses: ['approved' as const], includeInactive: false, sort: 'newest' as const, offset: 0, limit: 20, estimate: false }
+
+beforeAll(async () => {
+  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
+  const { engine } = await import('../../src/db/engine')
+  store = engine().contentStore(payload)
+})
+
+afterAll(async () => {
+  await payload?.destroy()
+  await server?.close()
+})
+
+beforeEach(() => {
+  script = () => undefined
+  server.sent.length = 0
+})
+
+/** The change stream is open: generations are live (blind, every read would be a miss). */
+async function waitForLiveFeed(): Promise<void> {
+  const { generation } = await import('../../src/db/engine')
+  for (let i = 0; i < 200; i++) {
+    const a = generation(payload, 'content')
+    if (a === generation(payload, 'content')) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('the change feed never opened')
+}
+
+const onContents = (name: string) => server.sent.filter((c) => c.name === name && c.body[name] === 'contents')
+
+describe('MongoDB reads', () => {
+  it('every read the store sends carries maxTimeMS', async () => {
+    await store.listContent({ ...query, limit: 1 })
+    await store.contentBySlug('s')
+    await store.contentById(ID)
+    await store.contentByUrlKey('https://example.com/a')
+    await store.listSubmissions({ submitterId: ID, includeInactive: false, offset: 0, limit: 20 })
+    await store.listTags({ offset: 0, limit: 20 })
+    await store.tagBySlug('ai')
+    await store.tagUsage(['ai', 'ml'])
+    await store.relatedContent({ ...item, id: new ObjectId().toHexString() } as never, 10)
+    const reads = server.sent.filter((c) => ['find', 'aggregate', 'count'].includes(c.name) && !(c.body.pipeline as Document[] | undefined)?.[0]?.$changeStream)
+    expect(reads.length).toBeGreaterThanOrEqual(10)
+    for (const read of reads) expect(read.body.maxTimeMS, `${read.name} ${String(read.body[read.name])}`).toBe(5_000)
+  })
+
+  it('a read the server stops at its limit is 503 service.unavailable with Retry-After, not a 500', async () => {
+    script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(50, 'MaxTimeMSExpired', [], 'operation exceeded time limit') : undefined)
+    const err = (await store.listContent({ ...query, sort: 'oldest' }).then(() => null, (e: unknown) => e)) as import('../../src/errors').ApiError
+    expect(err?.name).toBe('ApiError')
+    expect(err.status).toBe(503)
+    expect(err.code).toBe('service.unavailable')
+    expect(err.headers).toEqual({ 'Retry-After': '1' })
+    // Any other server error stays what it is.
+    script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(2, 'BadValue') : undefined)
+    const other = (await store.contentBySlug('x').then(() => null, (e: unknown) => e)) as Error
+    expect(other?.name).not.toBe('ApiError')
+  })
+
+  it('tag usage and related items: one aggregation per public content version, again after a public write', async () => {
+    await waitForLiveFeed()
+    const isUsage = (pipeline: Document[]) => pipeline.some((stage) => '$unwind' in stage)
+    script = (c) =>
+      c.name === 'aggregate' && c.body.aggregate === 'contents' && isUsage(c.body.pipeline as Document[])
+        ? cursorReply('wire.contents', [{ _id: 'ai', n: 7 }])
+        : undefined
+    const usage = await store.tagUsage(['ai', 'zz'])
+    expect([...usage]).toEqual([['ai', 7], ['zz', 0]])
+    await store.tagUsage(['ai', 'zz'])
+    await store.relatedContent(item as never, 10)
+    await store.relatedContent(item as never, 10)
+    expect(onContents('aggregate')).toHaveLength(2)
+    // A pending submission (its row marked) changes neither.
+    const { generationsOf } = await import('../../src/db/generations')
+    generationsOf(payload.db).changed(['all_content'], [new ObjectId().toHexString()])
+    await store.tagUsage(['ai', 'zz'])
+    await store.relatedContent(item as never, 10)
+    expect(onContents('aggregate')).toHaveLength(2)
+    // An approval does.
+    generationsOf(payload.db).changed(['content'], [new ObjectId().toHexString()])
+    await store.tagUsage(['ai', 'zz'])
+    await store.relatedContent(item as never, 10)
+    expect(onContents('aggregate')).toHaveLength(4)
+  })
+})
