@@ -36,3 +36,21 @@ it('refuses a DATABASE_URI without replicaSet=, where Payload would save without
   expect((err as Error)?.name).toBe('ReplicaSetRequired')
   expect((err as Error).message).toMatch(/DATABASE_URI has no replicaSet=<name> parameter/)
 })
+
+it("refuses a mongos (a sharded cluster) by name, and a standalone server; accepts a replica set member", async () => {
+  const { replicaSetOf } = await import('../../src/db/mongo/transaction')
+  const refused = (hello: Record<string, unknown>) => {
+    try {
+      replicaSetOf(hello)
+      return null
+    } catch (err) {
+      return err as Error
+    }
+  }
+  // What a mongos answers to hello: no setName, msg 'isdbgrid'.
+  const mongos = refused({ ok: 1, isWritablePrimary: true, msg: 'isdbgrid', maxWireVersion: 21 })
+  expect(mongos?.name).toBe('ReplicaSetRequired')
+  expect(mongos?.message).toMatch(/mongos; sharded clusters are not supported/)
+  expect(refused({ ok: 1, isWritablePrimary: true })?.message).toMatch(/reports no replica set name/)
+  expect(replicaSetOf({ ok: 1, setName: 'rs0', isWritablePrimary: true })).toBe('rs0')
+})

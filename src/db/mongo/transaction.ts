@@ -6,7 +6,7 @@
  * errors; an unknown commit result retries the commit only (the server commits once).
  */
 import { randomUUID } from 'node:crypto'
-import type { ClientSession, Db, MongoClient } from 'mongodb'
+import type { ClientSession, Db, Document, MongoClient } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { retryTransient } from '../transientRetry'
@@ -31,12 +31,18 @@ export class ReplicaSetRequired extends Error {
   }
 }
 
-/** The replica set name from `hello`, or throws ReplicaSetRequired. */
-export async function requireReplicaSet(db: Db): Promise<string> {
-  const hello = await db.admin().command({ hello: 1 })
+/** The replica set name a `hello` reply reports, or throws ReplicaSetRequired (a mongos named as such). */
+export function replicaSetOf(hello: Document): string {
+  // A sharded cluster's router: transactions would work, the schema's unique indexes would not (docs/mongodb.md).
+  if (hello.msg === 'isdbgrid') throw new ReplicaSetRequired('the server is a mongos; sharded clusters are not supported (docs/mongodb.md, "Past one replica set")')
   const setName: unknown = hello.setName
   if (typeof setName !== 'string' || setName === '') throw new ReplicaSetRequired()
   return setName
+}
+
+/** The replica set name from `hello`, or throws ReplicaSetRequired. */
+export async function requireReplicaSet(db: Db): Promise<string> {
+  return replicaSetOf(await db.admin().command({ hello: 1 }))
 }
 
 /**
