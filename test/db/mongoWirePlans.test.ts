@@ -51,6 +51,8 @@ type Case = {
   writes: string[]
   /** Reads inside the transaction (the reorder's children, the claimed job). */
   reads?: Script
+  /** One step on one document: a plain retryable write, no transaction. */
+  single?: true
 }
 
 const cases = (): Case[] => [
@@ -92,22 +94,26 @@ const cases = (): Case[] => [
     name: 'refresh-token claim',
     plan: () => plans.refreshClaimPlan('hash', 'rotated', at, { sealed: 'sealed', until: at }),
     writes: ['update refresh-tokens'],
+    single: true,
   },
   {
     name: 'follow-up claim',
     plan: () => plans.claimFollowUpPlan({ worker: 'w', now: at, leaseMs: 60_000 }),
     writes: ['findAndModify raw_follow_ups'],
     reads: (c) => (c.name === 'findAndModify' ? { ok: 1, value: job, lastErrorObject: { n: 1, updatedExisting: true } } : undefined),
+    single: true,
   },
   {
     name: 'follow-up done',
     plan: () => plans.completeFollowUpPlan(B, 'w', at),
     writes: ['update raw_follow_ups'],
+    single: true,
   },
   {
     name: 'follow-up failed (retry later)',
     plan: () => plans.failFollowUpPlan({ id: B, worker: 'w', error: 'boom', retryAt: at, at }),
     writes: ['update raw_follow_ups'],
+    single: true,
   },
 ]
 
@@ -125,7 +131,43 @@ function committed() {
   return { commits, writes: all.filter((c) => txOf(c) === tx && !c.name.endsWith('Transaction')), all }
 }
 
-describe.each(cases())('$name', ({ plan, writes, reads }) => {
+describe.each(cases().filter((c) => c.single))('$name', ({ plan, writes, reads }) => {
+  it('one plain retryable write: no transaction (no startTransaction, autocommit or commit)', async () => {
+    script = (c, sent) => reads?.(c, sent)
+    const result = await engine.engine().applyPlan(payload, plan())
+    expect(result.outcome).toBe('done')
+    const sent = server.sent.filter((c) => WRITE_COMMANDS.has(c.name))
+    expect(sent.map(label)).toEqual(writes)
+    expect(sent[0]!.startTransaction).toBeUndefined()
+    expect(sent[0]!.body.autocommit).toBeUndefined()
+    // A retryable write: a session and a transaction number, so a re-send applies once.
+    expect(sent[0]!.txnNumber).toBeGreaterThan(0)
+    if (sent[0]!.name === 'update') expect((sent[0]!.body.updates as Document[])[0]!.multi).not.toBe(true)
+  })
+
+  it('a failover during the write: the driver re-sends it once under the same transaction number', async () => {
+    let failures = 1
+    script = (c, sent) =>
+      WRITE_COMMANDS.has(c.name) && failures-- > 0 ? serverError(10107, 'NotWritablePrimary', ['RetryableWriteError']) : reads?.(c, sent)
+    const result = await engine.engine().applyPlan(payload, plan())
+    expect(result.outcome).toBe('done')
+    const sent = server.sent.filter((c) => WRITE_COMMANDS.has(c.name))
+    expect(sent.map(label)).toEqual([...writes, ...writes])
+    expect(txOf(sent[1]!)).toBe(txOf(sent[0]!))
+  })
+
+  it('a guard that no longer holds is the plan\'s outcome, nothing else sent', async () => {
+    script = (c) =>
+      c.name === 'findAndModify' ? { ok: 1, value: null, lastErrorObject: { n: 0, updatedExisting: false } } : c.name === 'update' ? { ok: 1, n: 0, nModified: 0 } : undefined
+    const result = await engine.engine().applyPlan(payload, plan())
+    expect(['lost', 'done']).toContain(result.outcome)
+    if (writes[0]!.startsWith('findAndModify')) expect(result.claimed).toBeNull()
+    else expect(result.outcome).toBe('lost')
+    expect(server.sent.filter((c) => WRITE_COMMANDS.has(c.name)).map(label)).toEqual(writes)
+  })
+})
+
+describe.each(cases().filter((c) => !c.single))('$name', ({ plan, writes, reads }) => {
   it('one transaction: every command with the same lsid and txnNumber, autocommit false, the first opening it, one commit', async () => {
     script = (c, sent) => reads?.(c, sent)
     const result = await engine.engine().applyPlan(payload, plan())
@@ -166,6 +208,9 @@ describe.each(cases())('$name', ({ plan, writes, reads }) => {
     const all = transactional()
     expect(all.map(label)).toEqual([...writes, 'commitTransaction', 'commitTransaction', 'commitTransaction'])
     expect(new Set(all.map(txOf)).size).toBe(1)
+    // A re-sent commit asks for a majority (the driver's rule for a retried commit), so it cannot be rolled back.
+    const commits = all.filter((c) => c.name === 'commitTransaction')
+    for (const again of commits.slice(1)) expect((again.body.writeConcern as Document | undefined)?.w).toBe('majority')
   })
 })
 

@@ -26,7 +26,7 @@ import {
   type WritePlan,
 } from '../writePlan'
 import { OUTBOX_COLLECTION, prepareOutbox } from './followUpOutbox'
-import { collectionName } from './native'
+import { collectionName, nativeDb } from './native'
 import { inTransaction } from './transaction'
 
 /** The driver collection behind a target (Payload's name for its collections). */
@@ -73,11 +73,14 @@ export function updateOf(set: Fields, inc: Record<string, number> | undefined, c
 const hexOf = (v: unknown): string | number | boolean | null =>
   v instanceof ObjectId ? v.toHexString() : v instanceof Date ? v.toISOString() : (v as string | number | boolean | null) ?? null
 
-async function runStep(payload: Payload, db: Db, session: ClientSession, step: Step, counts: readonly number[], result: PlanResult): Promise<number> {
+/** `session`: the plan's transaction; none for a plan of one single-document step (a retryable write). */
+async function runStep(payload: Payload, db: Db, session: ClientSession | undefined, step: Step, counts: readonly number[], result: PlanResult): Promise<number> {
   const collection = targetCollection(payload, db, step.target)
   switch (step.op) {
     case 'update': {
-      const r = await collection.updateMany(filterOf(step.where), updateOf(step.set, step.inc, counts), { session })
+      // A step on one document (its id, or a unique key) is an updateOne: a single-document write the driver may retry.
+      const update = step.one !== undefined ? collection.updateOne.bind(collection) : collection.updateMany.bind(collection)
+      const r = await update(filterOf(step.where), updateOf(step.set, step.inc, counts), { session })
       if (step.one !== undefined && r.matchedCount !== 1) throw new PlanStop(step.one)
       return r.matchedCount
     }
@@ -123,12 +126,37 @@ async function runStep(payload: Payload, db: Db, session: ClientSession, step: S
   }
 }
 
+/**
+ * A plan of one step on one document (a job claim, its done or failed, a refresh-token claim) is
+ * atomic by itself: it is sent as a plain retryable write, not a transaction (the driver re-sends
+ * it once after a network error or a failover, under the same transaction number, so the server
+ * applies it once).
+ */
+function singleDocumentStep(plan: WritePlan): Step | undefined {
+  const [step, ...rest] = plan.steps
+  if (!step || rest.length > 0) return undefined
+  return step.op === 'claimOne' || (step.op === 'update' && step.one !== undefined) ? step : undefined
+}
+
+async function applySingle(payload: Payload, plan: WritePlan, step: Step): Promise<PlanResult> {
+  const result: PlanResult = { outcome: DONE, counts: [] }
+  try {
+    result.counts.push(await runStep(payload, nativeDb(payload), undefined, step, [], result))
+    plan.afterStep?.(0)
+  } catch (err) {
+    if (err instanceof PlanStop) return { outcome: err.outcome, counts: [] }
+    throw err
+  }
+  return result
+}
+
 export async function applyPlanMongo(payload: Payload, plan: WritePlan): Promise<PlanResult> {
   // The outbox's collection and unique index exist before a transaction writes to it.
   if (plan.steps.some((s) => s.target === 'follow-ups')) await prepareOutbox(payload)
+  const single = singleDocumentStep(plan)
   let result: PlanResult
   try {
-    result = await inTransaction(payload, async ({ session, db }) => {
+    result = single ? await applySingle(payload, plan, single) : await inTransaction(payload, async ({ session, db }) => {
       const attempt: PlanResult = { outcome: DONE, counts: [] }
       for (const [index, step] of plan.steps.entries()) {
         attempt.counts.push(await runStep(payload, db, session, step, attempt.counts, attempt))
