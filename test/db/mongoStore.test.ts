@@ -78,8 +78,15 @@ describe('every store function reaches its first driver call', () => {
 
   const store = () => engine.engine().contentStore(payload)
 
-  // prepare backfills URL keys first (before the unique index on them), then builds indexes.
-  it('prepare: reaches the driver (the URL-key backfill) and fails there', () => failsAtTheDriver(() => store().prepare()))
+  // The URL-key backfill is a migration now: a start reads nothing here.
+  it('prepare: nothing at each start (the backfill ran once, as a migration)', async () => {
+    await expect(store().prepare()).resolves.toBeUndefined()
+  })
+  it('the URL-key backfill (a migration) reaches the driver and fails there', async () => {
+    const { backfillUrlKeys } = await import('../../src/db/mongo/urlKeys')
+    const { payloadCollection } = await import('../../src/db/mongo/native')
+    await failsAtTheDriver(() => backfillUrlKeys(payloadCollection(payload, 'content')))
+  })
   it('the first service index build fails, named, caused by the driver error', async () => {
     const { ensureServiceIndexes } = await import('../../src/db/mongo/indexes')
     const { nativeDb } = await import('../../src/db/mongo/native')

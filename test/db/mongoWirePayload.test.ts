@@ -121,7 +121,7 @@ describe("Payload's own save on MongoDB", () => {
     expect((log[deleted]?.body.deletes as Document[])[0]?.q).toEqual({ _id: { $in: [extra] } })
   })
 
-  it('a URL-key backfill at start moves the content generation here (others see it through their change stream)', async () => {
+  it('the URL-key backfill is a migration: it keys the rows left and moves the content generation here (others see it through their change stream)', async () => {
     let pending = [{ _id: new ObjectId('65a1b2c3d4e5f60718293a09'), url: 'https://example.com/a' }]
     script = (c) => {
       if (c.name === 'find' && c.body.find === 'contents') {
@@ -131,17 +131,36 @@ describe("Payload's own save on MongoDB", () => {
       }
       return undefined
     }
-    const { engine, generation } = await import('../../src/db/engine')
+    const { generation } = await import('../../src/db/engine')
+    const migration = await import('../../src/db/migrations/mongodb/20261127_140000_url_key_backfill')
     await waitForLiveFeed()
     const before = generation(payload, 'content')
-    await engine().contentStore(payload).prepare()
-    expect(server.sent.some((c) => c.name === 'update' && c.body.update === 'contents')).toBe(true)
+    await migration.up({ payload } as never)
+    const keyed = server.sent.filter((c) => c.name === 'update' && c.body.update === 'contents')
+    expect(keyed).toHaveLength(1)
+    expect((keyed[0]!.body.updates as Document[])[0]).toMatchObject({
+      q: { _id: new ObjectId('65a1b2c3d4e5f60718293a09'), urlKey: null },
+      u: { $set: { urlKey: 'https://example.com/a', urlKeyOrdinal: 0 } },
+    })
     const after = generation(payload, 'content')
     expect(after).not.toBe(before)
-    // Without a backfill nothing moves, and no counter document is ever written.
-    await engine().contentStore(payload).prepare()
+    // Nothing left to key: nothing moves, and no counter document is ever written.
+    await migration.up({ payload } as never)
     expect(generation(payload, 'content')).toBe(after)
     expect(server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
+  })
+
+  it('a start on a database that ran every migration reads nothing of the content collection (no backfill scan)', async () => {
+    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrations')
+    script = (c) =>
+      c.name === 'find' && c.body.find === 'payload-migrations'
+        ? cursorReply('wire.payload-migrations', MONGO_MIGRATIONS.map((m) => ({ _id: new ObjectId(), name: m.name, batch: 1 })))
+        : undefined
+    const { engine } = await import('../../src/db/engine')
+    await engine().prepare(payload)
+    await engine().contentStore(payload).prepare()
+    const onContents = server.sent.filter((c) => c.body[c.name] === 'contents' && c.name !== 'createIndexes' && c.name !== 'listIndexes')
+    expect(onContents.map((c) => c.name)).toEqual([])
   })
 
   it('the start-up check passes on a URI that names the replica set', async () => {

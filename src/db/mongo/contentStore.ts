@@ -11,9 +11,6 @@ import { countCache, VersionedCache } from '../versionedCache'
 import { perView, VIEW_DOMAIN, viewOf } from '../contentViews'
 import type { BulkProgress, ContentListQuery, ContentPage, ContentRecord, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
-  BACKFILL_SORT,
-  MISSING_URL_KEY,
-  setUrlKey,
   SUBMISSIONS_SORT,
   submissionsFilter,
   URL_KEY_SORT,
@@ -29,8 +26,9 @@ import {
   tagUsagePipeline,
 } from './contentQueries'
 import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, type TagDoc } from './documents'
-import { isHexId, nativeDb, oid, payloadCollection } from './native'
+import { isHexId, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
+import { nextOrdinals } from './urlKeys'
 import { generation, generationsOf, rowFreshness, type RowStamp } from '../generations'
 import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../urlNormalize'
@@ -50,7 +48,6 @@ const cachedRelated = new VersionedCache<RowStamp & { rows: ContentRecord[] }>('
 const limited = { maxTimeMS: READ_LIMIT_MS }
 
 const BULK_CHUNK = 5000
-const BACKFILL_BATCH = 500
 
 
 /** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
@@ -88,56 +85,13 @@ export function mongoContentStore(payload: Payload): ContentStore {
     return { rows, total, estimated: false }
   }
 
-  /** The next free ordinal of each key, from the rows already stored. */
-  const nextOrdinals = async (keys: string[]): Promise<Map<string, number>> => {
-    const out = new Map<string, number>()
-    if (keys.length === 0) return out
-    const rows = await content()
-      .aggregate<{ _id: string; max: number | null }>([
-        { $match: { urlKey: { $in: keys } } },
-        { $group: { _id: '$urlKey', max: { $max: '$urlKeyOrdinal' } } },
-      ])
-      .toArray()
-    for (const r of rows) out.set(r._id, (r.max ?? -1) + 1)
-    return out
-  }
-
-  /** Keys for rows written before URL keys existed, oldest first, in batches; idempotent. Returns how many rows it keyed. */
-  const backfillUrlKeys = async (): Promise<number> => {
-    let keyedRows = 0
-    for (;;) {
-      const batch = await content()
-        .find(MISSING_URL_KEY, { projection: { _id: 1, url: 1 } })
-        .sort(BACKFILL_SORT)
-        .limit(BACKFILL_BATCH)
-        .toArray()
-      if (batch.length === 0) return keyedRows
-      keyedRows += batch.length
-      const keyed = batch.map((d) => ({ id: d._id, key: urlKeyOf(String(d.url ?? '')) }))
-      const next = await nextOrdinals([...new Set(keyed.map((k) => k.key))])
-      for (const { id, key } of keyed) {
-        const ordinal = next.get(key) ?? 0
-        next.set(key, ordinal + 1)
-        const { filter, update } = setUrlKey(id, key, ordinal)
-        await content().updateOne(filter, update)
-      }
-      if (batch.length < BACKFILL_BATCH) return keyedRows
-    }
-  }
-
   return {
     // MongoDB ranks with its own text index: nothing to read ahead.
     async primeSearch() {},
 
-    async prepare() {
-      // The replica set, the migrations (the service's indexes) and Payload's indexes came first
-      // (mongoEngine.prepare). Rows stored before URL keys get theirs, duplicates an ordinal: the
-      // unique URL-key index covers keyed rows only, so it was built before them.
-      const db = nativeDb(payload)
-      const backfilled = await backfillUrlKeys()
-      // Other processes see the backfill through their change streams; this one at once.
-      if (backfilled > 0) generationsOf(payload.db).changed(['content'])
-    },
+    // The replica set, the migrations (the service's indexes, the URL-key backfill) and Payload's
+    // indexes came first (mongoOperations.prepare): nothing to do at each start.
+    async prepare() {},
 
     async listContent(q) {
       const view = viewOf(q)
@@ -221,7 +175,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
     async insertContent(rows: NewContent[]) {
       // Copies of a URL already present (or earlier in the rows) are numbered after it.
       const keys = rows.map((r) => urlKeyOf(r.url))
-      const next = await nextOrdinals([...new Set(keys)])
+      const next = await nextOrdinals(content(), [...new Set(keys)])
       const docs = rows.map((r, i) => {
         const key = keys[i]!
         const ordinal = next.get(key) ?? 0

@@ -1,6 +1,7 @@
 import * as migration_20261125_062744_service_indexes from './20261125_062744_service_indexes';
 import * as migration_20261127_060000_slug_claims from './20261127_060000_slug_claims';
 import * as migration_20261127_130000_list_sort_indexes from './20261127_130000_list_sort_indexes';
+import * as migration_20261127_140000_url_key_backfill from './20261127_140000_url_key_backfill';
 
 export const migrations = [
   {
@@ -17,5 +18,10 @@ export const migrations = [
     up: migration_20261127_130000_list_sort_indexes.up,
     down: migration_20261127_130000_list_sort_indexes.down,
     name: '20261127_130000_list_sort_indexes'
+  },
+  {
+    up: migration_20261127_140000_url_key_backfill.up,
+    down: migration_20261127_140000_url_key_backfill.down,
+    name: '20261127_140000_url_key_backfill'
   },
 ];
