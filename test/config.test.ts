@@ -204,6 +204,15 @@ describe('database URI from DATABASE_* parts', () => {
     ])
   })
 
+  it('DATABASE_TLS (and DATABASE_TLS_CA_FILE) put TLS into a URI built from parts', () => {
+    expect(parseConfig({ DATABASE_HOST: 'db.example.com', DATABASE_TLS: 'true' }).database.uri).toBe('mongodb://db.example.com/?replicaSet=rs0&tls=true')
+    expect(parseConfig({ DATABASE_HOST: 'db.example.com', DATABASE_TLS: 'true', DATABASE_TLS_CA_FILE: '/etc/ssl/my ca.pem' }).database.uri).toBe(
+      'mongodb://db.example.com/?replicaSet=rs0&tls=true&tlsCAFile=%2Fetc%2Fssl%2Fmy+ca.pem',
+    )
+    expect(parseConfig({ DATABASE_HOST: 'db.example.com', DATABASE_TLS: 'false' }).database.uri).toBe('mongodb://db.example.com/?replicaSet=rs0')
+    expect(problemsOf({ DATABASE_HOST: 'db.example.com', DATABASE_TLS_CA_FILE: '/ca.pem' })).toEqual(['DATABASE_TLS_CA_FILE: needs DATABASE_TLS=true'])
+  })
+
   it('DATABASE_URI is used as given when DATABASE_HOST is unset', () => {
     expect(parseConfig({ DATABASE_URI: 'mongodb://h/x?replicaSet=rs0', DATABASE_ROOT_PASSWORD: 'ignored' }).database.uri).toBe(
       'mongodb://h/x?replicaSet=rs0',

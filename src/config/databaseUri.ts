@@ -1,7 +1,7 @@
 /**
  * The database connection URI: DATABASE_URI as given, or a MongoDB URI built from parts
  * (DATABASE_HOST, DATABASE_ROOT_USER, DATABASE_ROOT_PASSWORD, DB_NAME, DATABASE_REPLICA_SET,
- * DATABASE_DIRECT_CONNECTION). Built URIs
+ * DATABASE_DIRECT_CONNECTION, DATABASE_TLS, DATABASE_TLS_CA_FILE). Built URIs
  * percent-encode the credentials, so a password with `/ : % @ ? #` (most
  * `openssl rand -base64` outputs) reaches the driver unchanged.
  */
@@ -28,16 +28,21 @@ export type DatabaseParts = {
    * network resolves). Transactions still run: the URI keeps naming the replica set.
    */
   directConnection?: boolean
+  /** TLS to every member; `tlsCAFile`: the CA file that signed their certificates (else the system's). */
+  tls?: boolean
+  tlsCAFile?: string
 }
 
 /** `mongodb://<user>:<password>@<hosts>/<db>?authSource=admin&replicaSet=<name>[&directConnection=true]`, every part encoded. */
-export function mongoUriFromParts({ hosts, user, password, dbName, replicaSet, directConnection }: DatabaseParts): string {
+export function mongoUriFromParts({ hosts, user, password, dbName, replicaSet, directConnection, tls, tlsCAFile }: DatabaseParts): string {
   const credentials =
     user !== undefined && password !== undefined ? `${encodeURIComponent(user)}:${encodeURIComponent(password)}@` : ''
   const options = new URLSearchParams({
     ...(credentials ? { authSource: 'admin' } : {}),
     replicaSet: replicaSet ?? REPLICA_SET,
     ...(directConnection ? { directConnection: 'true' } : {}),
+    ...(tls ? { tls: 'true' } : {}),
+    ...(tls && tlsCAFile ? { tlsCAFile } : {}),
   })
   return `mongodb://${credentials}${hosts}/${encodeURIComponent(dbName ?? '')}?${options}`
 }
@@ -50,6 +55,8 @@ type UriEnv = {
   DB_NAME?: string
   DATABASE_REPLICA_SET?: string
   DATABASE_DIRECT_CONNECTION?: boolean | string
+  DATABASE_TLS?: boolean | string
+  DATABASE_TLS_CA_FILE?: string
 }
 
 /**
@@ -75,7 +82,11 @@ export function resolveDatabaseUri(env: UriEnv, problems: string[]): string {
   if (directConnection && hosts.length !== 1) {
     problems.push('DATABASE_DIRECT_CONNECTION: needs exactly one host in DATABASE_HOST')
   }
+  const tls = env.DATABASE_TLS === true || env.DATABASE_TLS === 'true'
+  if (env.DATABASE_TLS_CA_FILE !== undefined && !tls) problems.push('DATABASE_TLS_CA_FILE: needs DATABASE_TLS=true')
   return mongoUriFromParts({
+    tls,
+    tlsCAFile: env.DATABASE_TLS_CA_FILE,
     hosts: hosts.join(','),
     user: env.DATABASE_ROOT_USER,
     password: env.DATABASE_ROOT_PASSWORD,

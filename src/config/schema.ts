@@ -56,6 +56,9 @@ export const envSchema = z.object({
   DATABASE_REPLICA_SET: z.string().min(1).optional(),
   /** Connect to DATABASE_HOST only, not to the members it advertises (a host outside the set's network). */
   DATABASE_DIRECT_CONNECTION: envBoolean.optional(),
+  /** TLS to the members (a managed MongoDB); with DATABASE_TLS_CA_FILE, the CA that signed their certificates. */
+  DATABASE_TLS: envBoolean.optional(),
+  DATABASE_TLS_CA_FILE: z.string().min(1).optional(),
 
   PAYLOAD_SECRET: z.string().min(1).optional(),
   JWT_ACCESS_SECRET: z.string().optional(),
