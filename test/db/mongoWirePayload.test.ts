@@ -94,6 +94,20 @@ describe("Payload's own save on MongoDB", () => {
     expect(new Set(writes().map((c) => `${c.session}/${c.txnNumber}`)).size).toBe(1)
   })
 
+  it("a commit whose result stays unknown past the retries fails the save and still ends its session (its server session goes back to the pool)", async () => {
+    script = (c) => (c.name === 'commitTransaction' ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : undefined)
+    const err = await saveFacet().then(() => null, (e: unknown) => e)
+    expect(err).toBeInstanceOf(Error)
+    const commits = server.named('commitTransaction')
+    expect(commits.length).toBe(5)
+    const failed = commits[0]!.session
+    script = () => undefined
+    server.sent.length = 0
+    await saveFacet()
+    // The driver hands the most recently released server session out first.
+    expect(writes()[0]!.session).toBe(failed)
+  })
+
   it('no index is built outside the migration lock (Payload\'s own included), and duplicate notifications go before their unique index: recorded from the server\'s start', async () => {
     const extra = new ObjectId('65a1b2c3d4e5f60718293a02')
     script = (c) => {

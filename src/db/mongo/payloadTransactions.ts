@@ -61,9 +61,14 @@ function withCommitRetry(instance: TransactionMethods & object): void {
     if (!session) return
     // Out of the registry first, so no other operation picks the session up while it ends.
     delete this.sessions[id]
-    if (!session.inTransaction()) return
-    await commitWithRetry(session)
-    await session.endSession().catch(() => undefined)
+    try {
+      if (!session.inTransaction()) return
+      await commitWithRetry(session)
+    } finally {
+      // Ended however the commit went (its retries run out, it was not in a transaction): a
+      // session never ended holds its server session until the client closes.
+      await session.endSession().catch(() => undefined)
+    }
     if (noted) generationsOf(this).changed([...noted.domains], noted.rows ? [...noted.rows] : undefined)
   }
   instance.rollbackTransaction = async function rollbackTransaction(incoming) {
@@ -73,8 +78,7 @@ function withCommitRetry(instance: TransactionMethods & object): void {
     const session = this.sessions[id]
     if (!session) return
     delete this.sessions[id]
-    if (!session.inTransaction()) return
-    await session.abortTransaction().catch(() => undefined)
+    if (session.inTransaction()) await session.abortTransaction().catch(() => undefined)
     await session.endSession().catch(() => undefined)
   }
 }
