@@ -14,8 +14,11 @@ import { logger } from '../logging'
 /** A migration as `payload migrate:create` lists it in its folder's index.ts. */
 export type MigrationFile = { name: string; up: (args: never) => Promise<void>; down: (args: never) => Promise<void> }
 
-/** Runs `work` holding the engine's migration lock (waiting for another process's turn). */
-export type MigrationLock = <T>(work: () => Promise<T>) => Promise<T>
+/**
+ * Runs `work` holding the engine's migration lock (waiting for another process's turn). A lock
+ * that can be lost (a lease) hands `work` a fence: it throws once the lock is no longer held.
+ */
+export type MigrationLock = <T>(work: (fence?: () => void) => Promise<T>) => Promise<T>
 
 export type MigrationPlan = {
   migrations: readonly MigrationFile[]
@@ -33,7 +36,7 @@ export const pendingOf = (migrations: readonly MigrationFile[], applied: Set<str
   migrations.filter((m) => !applied.has(m.name))
 
 export async function migrateUnderLock(payload: Payload, plan: MigrationPlan): Promise<void> {
-  await plan.lock(async () => {
+  await plan.lock(async (fence) => {
     await plan.beforeMigrate?.()
     const pending = pendingOf(plan.migrations, await plan.applied())
     if (pending.length === 0) {
@@ -43,9 +46,15 @@ export async function migrateUnderLock(payload: Payload, plan: MigrationPlan): P
       logger().info({ pending: names }, 'migrations.applying')
       const started = Date.now()
       // Payload's own runner: each migration and its payload-migrations record in one transaction.
-      await payload.db.migrate({ migrations: pending as unknown as Migration[] })
+      // Under a lease, one at a time, the lease checked before each: a holder that lost it stops.
+      const runs = fence ? pending.map((m) => [m]) : [pending]
+      for (const run of runs) {
+        fence?.()
+        await payload.db.migrate({ migrations: run as unknown as Migration[] })
+      }
       logger().info({ applied: names, durationMs: Date.now() - started }, 'migrations.applied')
     }
+    fence?.()
     await plan.afterMigrate?.()
   })
 }

@@ -13,7 +13,7 @@ import type { Payload } from 'payload'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { captureLogs } from '../../src/logging'
-import { MIGRATION_LOCK_COLLECTION, withMongoMigrationLock, type LockTiming } from '../../src/db/mongo/migrationLock'
+import { MIGRATION_LOCK_COLLECTION, MigrationLockLost, withMongoMigrationLock, type LockTiming } from '../../src/db/mongo/migrationLock'
 import { cursorReply, serverError, startWireServer, type Script, type WireServer } from '../support/mongoWireServer'
 
 const logs: Record<string, any>[] = []
@@ -199,5 +199,52 @@ describe('the MongoDB migration lock', () => {
     // None after the release.
     const released = server.sent.findIndex((c) => c.name === 'delete' && onLock(c))
     expect(server.sent.slice(released).some((c) => c.name === 'update' && onLock(c))).toBe(false)
+  })
+  it('fenced: once a heartbeat finds the lock no longer its own (another process took it over), the next step stops with MigrationLockLost, logged', async () => {
+    const { db } = await dbOver((c) => (c.name === 'update' && onLock(c) ? { ok: 1, n: 0, nModified: 0 } : undefined))
+    const from = logs.length
+    const steps: number[] = []
+    const err = await withMongoMigrationLock(
+      db,
+      async (fence) => {
+        fence()
+        steps.push(1)
+        await new Promise((r) => setTimeout(r, 100))
+        fence()
+        steps.push(2)
+      },
+      FAST,
+    ).then(() => null, (e: unknown) => e)
+    expect(err).toBeInstanceOf(MigrationLockLost)
+    expect(steps).toEqual([1])
+    expect(logs.slice(from).filter((l) => l.msg === 'migrations.lock_lost')).toHaveLength(1)
+  })
+
+  it('fenced: a lease no heartbeat renewed before it ran out stops the next step (a heartbeat that fails is not a renewal)', async () => {
+    const { db } = await dbOver((c) => (c.name === 'update' && onLock(c) ? serverError(91, 'ShutdownInProgress') : undefined))
+    const short: LockTiming = { ...FAST, leaseMs: 60 }
+    const err = await withMongoMigrationLock(
+      db,
+      async (fence) => {
+        fence()
+        await new Promise((r) => setTimeout(r, 120))
+        fence()
+      },
+      short,
+    ).then(() => null, (e: unknown) => e)
+    expect(err).toBeInstanceOf(MigrationLockLost)
+  })
+
+  it('a holder whose heartbeats land keeps its fence open past the first lease', async () => {
+    const { db } = await dbOver(() => undefined)
+    const short: LockTiming = { ...FAST, leaseMs: 80, heartbeatMs: 20 }
+    await withMongoMigrationLock(
+      db,
+      async (fence) => {
+        await new Promise((r) => setTimeout(r, 200))
+        fence()
+      },
+      short,
+    )
   })
 })

@@ -45,8 +45,20 @@ async function tryAcquire(db: Db, me: Pick<MigrationLockDoc, 'holder' | 'pid' | 
   }
 }
 
-/** Takes the lock (waiting while another live process holds it), runs `work`, releases it. */
-export async function withMongoMigrationLock<T>(db: Db, work: () => Promise<T>, timing: LockTiming = LOCK_TIMING): Promise<T> {
+/** The lease ran out and another process took the lock over: this one must stop before its next step. */
+export class MigrationLockLost extends Error {
+  constructor() {
+    super('The migration lock was lost (its lease lapsed and another process holds it now); this start stops before its next migration.')
+    this.name = 'MigrationLockLost'
+  }
+}
+
+/**
+ * Takes the lock (waiting while another live process holds it), runs `work`, releases it. `work`
+ * gets a fence that throws MigrationLockLost once a heartbeat found the lock no longer this
+ * holder's (or could not renew it before the lease ran out).
+ */
+export async function withMongoMigrationLock<T>(db: Db, work: (fence: () => void) => Promise<T>, timing: LockTiming = LOCK_TIMING): Promise<T> {
   const me = { holder: `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, pid: process.pid, host: os.hostname() }
   const started = Date.now()
   let reported: string | undefined
@@ -69,14 +81,28 @@ export async function withMongoMigrationLock<T>(db: Db, work: () => Promise<T>, 
     await sleep(timing.pollMs)
   }
   logger().info({ waitedMs: Date.now() - started }, 'migrations.lock_acquired')
+  let lost = false
+  // The lease as this process knows it: renewed only by a heartbeat the server confirmed.
+  let leaseUntil = Date.now() + timing.leaseMs
   const heartbeat = setInterval(() => {
+    const sent = Date.now()
     void lockOf(db)
       .updateOne({ _id: LOCK_ID, holder: me.holder }, [{ $set: { expiresAt: { $add: ['$$NOW', timing.leaseMs] } } }])
+      .then((r) => {
+        if (r.matchedCount === 1) leaseUntil = sent + timing.leaseMs
+        else if (!lost) {
+          lost = true
+          logger().error({}, 'migrations.lock_lost')
+        }
+      })
       .catch((err: unknown) => logger().warn({ err }, 'migrations.lock_heartbeat_failed'))
   }, timing.heartbeatMs)
   heartbeat.unref()
+  const fence = () => {
+    if (lost || Date.now() >= leaseUntil) throw new MigrationLockLost()
+  }
   try {
-    return await work()
+    return await work(fence)
   } finally {
     clearInterval(heartbeat)
     await lockOf(db).deleteOne({ _id: LOCK_ID, holder: me.holder })
