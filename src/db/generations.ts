@@ -5,7 +5,8 @@
  * committed write to the domain becomes visible here, whatever wrote it (this process, another
  * one, the admin panel, a shell): SQLite by its triggers' counters, read after each write of this
  * process and every few milliseconds; MongoDB by a change stream, plus this process's own
- * commits at once. While the feed cannot tell (a lost change stream) every read is a miss.
+ * commits at once. While the feed cannot tell (a lost change stream) a generation holds for
+ * 50 ms at most, so nothing cached is older than that (BLIND_REUSE_MS).
  *
  * A value is cached under the generation read BEFORE its data was read, and a generation moves
  * only once the change is visible, so a cached value is never older than its generation.
@@ -47,13 +48,15 @@ export type RowFreshness = {
   fresh(stamp: RowStamp): boolean
 }
 
+/** How long a generation holds while the feed cannot tell (the stated cross-process bound). */
+export const BLIND_REUSE_MS = 50
+
 /** Row marks kept; the oldest are forgotten past this (a value older than a forgotten mark is stale). */
 const MAX_ROW_MARKS = 100_000
 
 export class Generations implements FreshnessSink, RowFreshness {
   private readonly counts: Record<Domain, number> = { content: 0, all_content: 0, taxonomy: 0, branding: 0 }
   private blind = true
-  private blindReads = 0
   /** Moves once per marked row; marks[id] is the clock of the row's last change seen. */
   private rowClock = 0
   private readonly marks = new Map<string, number>()
@@ -62,8 +65,11 @@ export class Generations implements FreshnessSink, RowFreshness {
 
   /** The domain's generation: equal strings mean no visible change in between. */
   of(domain: Domain): string {
-    // Blind: a key never seen before, so every cache misses and stores nothing reusable.
-    return this.blind ? `blind-${++this.blindReads}` : String(this.counts[domain])
+    // Blind: a key that holds for BLIND_REUSE_MS at most, so a cached value is never older than
+    // that (another process's write is unseen for no longer), and a busy process does not run
+    // every read of every caller again (a herd of recomputation at a million items); this
+    // process's own writes still move it.
+    return this.blind ? `blind-${Math.floor(performance.now() / BLIND_REUSE_MS)}-${this.counts[domain]}` : String(this.counts[domain])
   }
 
   get isBlind(): boolean {
@@ -92,7 +98,7 @@ export class Generations implements FreshnessSink, RowFreshness {
   }
 
   fresh(stamp: RowStamp): boolean {
-    if (this.blind) return false
+    // While blind, the generation's short life bounds a value's age; rows still mark as they change.
     if (stamp.clock === this.rowClock) return true
     if (stamp.clock < this.floor) return false
     for (const id of stamp.ids) if ((this.marks.get(id) ?? 0) > stamp.clock) return false

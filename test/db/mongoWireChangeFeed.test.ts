@@ -254,10 +254,17 @@ describe('the change feed on the wire', () => {
 })
 
 describe('generations (src/db/generations)', () => {
-  it('blind until the feed tells: every read a new key; then stable between changes, moved by a change', async () => {
-    const { Generations } = await import('../../src/db/generations')
+  it('blind until the feed tells: a key that holds 50 ms at most (own writes still move it); then stable between changes, moved by a change', async () => {
+    const { Generations, BLIND_REUSE_MS } = await import('../../src/db/generations')
     const g = new Generations()
-    expect(g.of('content')).not.toBe(g.of('content'))
+    const blind = g.of('content')
+    expect(blind).toMatch(/^blind-/)
+    // This process's own write moves it at once, blind or not.
+    g.changed(['content'], ['a1'])
+    const afterOwnWrite = g.of('content')
+    expect(afterOwnWrite).not.toBe(blind)
+    await new Promise((resolve) => setTimeout(resolve, BLIND_REUSE_MS + 5))
+    expect(g.of('content')).not.toBe(afterOwnWrite)
     g.restored()
     const a = g.of('content')
     expect(g.of('content')).toBe(a)
@@ -268,9 +275,21 @@ describe('generations (src/db/generations)', () => {
     const b = g.of('content')
     g.lost()
     expect(g.of('content')).not.toBe(b)
-    expect(g.of('content')).not.toBe(g.of('content'))
     g.restored()
     // Everything may have changed while blind: no key from before comes back.
     expect(g.of('content')).not.toBe(b)
+  })
+
+  it('a value cached while blind: its rows older than the loss are stale; one read after it is fresh until a row of it is marked', async () => {
+    const { Generations } = await import('../../src/db/generations')
+    const g = new Generations()
+    g.restored()
+    const before = { ids: ['a1'], clock: g.clock() }
+    g.lost()
+    expect(g.fresh(before)).toBe(false)
+    const during = { ids: ['a1'], clock: g.clock() }
+    expect(g.fresh(during)).toBe(true)
+    g.changed(['content'], ['a1'])
+    expect(g.fresh(during)).toBe(false)
   })
 })

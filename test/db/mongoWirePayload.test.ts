@@ -32,9 +32,10 @@ beforeEach(() => {
 /** The change stream is open (its first resume token seen): generations are live, not blind. */
 async function waitForLiveFeed(): Promise<void> {
   const { generation } = await import('../../src/db/engine')
+  const { generationsOf } = await import('../../src/db/generations')
   for (let i = 0; i < 200; i++) {
-    const a = generation(payload, 'content')
-    if (a === generation(payload, 'content')) return
+    generation(payload, 'content')
+    if (!generationsOf(payload.db).isBlind) return
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   throw new Error('the change feed never opened')
