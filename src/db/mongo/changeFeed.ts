@@ -134,7 +134,7 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
       db = nativeDb(payload)
       watched = watchedCollections(payload)
     } catch {
-      // Not connected yet: blind (every read fresh) until it is.
+      // Not connected yet: blind (generations held 50 ms at most) until it is.
       return reopenLater()
     }
     const current = db.watch(changeFeedPipeline([...watched.domains.keys(), ...watched.referenced.keys()]), {
