@@ -13,7 +13,6 @@ import { slugField } from './taxonomyFields'
 import { CONTENT_STATUSES } from '../src/db/contentTypes'
 
 export { CONTENT_STATUSES }
-export type { ContentStatus } from '../src/db/contentTypes'
 
 const validateTagSlugs: Validate = (value: unknown) => {
   if (value == null) return true

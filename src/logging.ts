@@ -330,12 +330,6 @@ function jsonString(text: string): string {
   return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text)
 }
 
-/** Test hook: rebuild the loggers after the configuration changed. */
-export function resetLogger(): void {
-  root = undefined
-  accessLevel = undefined
-}
-
 export type RequestLogger = Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>
 
 /**

@@ -36,8 +36,3 @@ export async function verifyAccessToken(token: string): Promise<AccessClaims | n
     return null
   }
 }
-
-/** Test hook: the secret changes between test configurations. */
-export function resetAccessKey(): void {
-  key = undefined
-}

@@ -34,4 +34,3 @@ export const SEEDED_ROLES: { name: string; description: string; permissions: rea
   { name: 'member', description: 'Submits content (default for new sign-ups).', permissions: ['content.submit'] },
 ]
 
-export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value)

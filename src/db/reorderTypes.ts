@@ -15,9 +15,3 @@ export type ReorderInput = {
 /** `mismatch`: the list is not exactly the parent's children (missing, extra or repeated ids). */
 export type ReorderResult = { outcome: 'reordered' } | { outcome: 'mismatch'; actual: string[] }
 
-/** The same set of ids, each once. */
-export function sameMembers(actual: readonly string[], ordered: readonly string[]): boolean {
-  if (actual.length !== ordered.length || new Set(ordered).size !== ordered.length) return false
-  const have = new Set(actual)
-  return ordered.every((id) => have.has(id))
-}

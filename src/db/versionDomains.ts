@@ -16,8 +16,6 @@ export const DOMAINS: readonly Domain[] = ['content', 'all_content', 'taxonomy',
  * moves only `all_content`, so every public page, item and search stays cached. Whatever moves
  * `content` moves `all_content` too (impliedDomains).
  */
-export const PUBLIC_CONTENT_DOMAIN: Domain = 'content'
-export const ALL_CONTENT_DOMAIN: Domain = 'all_content'
 
 /** The domains a change to `domains` moves: a public content change is a content change. */
 export function impliedDomains(domains: readonly Domain[]): readonly Domain[] {

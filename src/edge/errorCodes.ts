@@ -47,5 +47,3 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES
 
-export const statusOfCode = (code: string): number | undefined =>
-  Object.hasOwn(ERROR_CODES, code) ? ERROR_CODES[code as ErrorCode].status : undefined

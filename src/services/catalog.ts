@@ -11,7 +11,6 @@ import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
 import { domainVersion } from './domainVersions'
 import type { CatalogRecord } from './dtos'
 
-export type { CatalogRecord }
 
 /** Slug/id lookups over every taxonomy row, active or not. */
 export type Taxonomy = {
@@ -116,10 +115,6 @@ async function build(payload: Payload): Promise<Snapshot> {
 function current(payload: Payload): Promise<Snapshot> {
   const version = domainVersion(payload, 'taxonomy')
   return snapshots.get(version, () => build(payload))
-}
-
-export async function getCatalog(payload: Payload): Promise<CatalogRecord> {
-  return (await current(payload)).record
 }
 
 /** GET /catalog's answer: the record's bytes and its ETag, serialized once per taxonomy version. */

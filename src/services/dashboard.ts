@@ -7,6 +7,7 @@ import type { Payload, Where } from 'payload'
 
 import { engine } from '../db/engine'
 import { listModerationEvents, type ModerationEventDto } from './moderationEvents'
+import { DAY_MS } from '../time'
 
 export const CHART_DAYS = 30
 
@@ -24,10 +25,10 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10)
 /** The last CHART_DAYS UTC days, oldest first, with zero days included. */
 export async function decisionsPerDay(payload: Payload, now: Date): Promise<DailyDecisions[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const start = new Date(today - (CHART_DAYS - 1) * 86_400_000)
+  const start = new Date(today - (CHART_DAYS - 1) * DAY_MS)
   const days = new Map<string, DailyDecisions>()
   for (let i = 0; i < CHART_DAYS; i++) {
-    const day = dayOf(new Date(start.getTime() + i * 86_400_000))
+    const day = dayOf(new Date(start.getTime() + i * DAY_MS))
     days.set(day, { day, approved: 0, rejected: 0 })
   }
   const events = await payload.find({

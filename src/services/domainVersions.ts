@@ -5,10 +5,10 @@
 import type { Payload, PayloadRequest } from 'payload'
 
 import { type Domain, engine, generation, rowFreshness, type RowFreshness, type RowStamp } from '../db/engine'
-import { contentDomainOf, contentWriteDomain } from '../db/versionDomains'
+import { contentWriteDomain } from '../db/versionDomains'
 
 export type { Domain, RowFreshness, RowStamp }
-export { contentDomainOf, contentWriteDomain }
+export { contentWriteDomain }
 
 /** One domain's current generation. */
 export function domainVersion(payload: Payload, domain: Domain): string {

@@ -10,6 +10,7 @@ import type { ModerationAction } from '../db/engine'
 import type { Pagination } from '../pagination'
 import type { ModerationEventDto } from './dtos'
 import { userNamesById } from './users'
+import { DAY_MS } from '../time'
 
 /** The filters, validated (their query schema is endpoints/queries.ts's moderationEventFilters). */
 export type ModerationEventFilters = {
@@ -36,7 +37,7 @@ function whereOf(f: ModerationEventFilters): Where {
   if (f.from) and.push({ at: { greater_than_equal: new Date(f.from).toISOString() } })
   // A bare date as the upper bound includes that whole day.
   if (f.to) {
-    const end = /^\d{4}-\d{2}-\d{2}$/.test(f.to) ? new Date(Date.parse(f.to) + 86_400_000 - 1) : new Date(f.to)
+    const end = /^\d{4}-\d{2}-\d{2}$/.test(f.to) ? new Date(Date.parse(f.to) + DAY_MS - 1) : new Date(f.to)
     and.push({ at: { less_than_equal: end.toISOString() } })
   }
   return and.length ? { and } : {}

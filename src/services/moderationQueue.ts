@@ -11,6 +11,7 @@ import { listContent, type ContentDto } from './content'
 import { splitTerms } from './contentQuery'
 import { userNamesById } from './users'
 import { urlKeyOf } from '../urlNormalize'
+import { DAY_MS } from '../time'
 
 export const QUEUE_AGES = { '1d': 1, '3d': 3, '7d': 7, '30d': 30 } as const
 export type QueueAge = keyof typeof QUEUE_AGES
@@ -106,7 +107,7 @@ export async function moderationQueue(payload: Payload, f: QueueFilters, user: A
       limit: f.limit,
       estimate: false,
       submittedBy,
-      createdBefore: f.age ? new Date(now.getTime() - QUEUE_AGES[f.age] * 86_400_000).toISOString() : undefined,
+      createdBefore: f.age ? new Date(now.getTime() - QUEUE_AGES[f.age] * DAY_MS).toISOString() : undefined,
     },
     // The queue shows active items only, whatever else the moderator may see.
     { ...user, permissions: user.permissions.filter((p) => p !== 'content.delete') },

@@ -15,9 +15,6 @@ import { ApiError } from '../errors'
 export const SLUG_ENTITIES = ['content', 'tag', 'surface'] as const
 export type SlugEntity = (typeof SLUG_ENTITIES)[number]
 
-/** The collections whose slugs are global, and the entity each holds them as. */
-export const SLUG_HOLDERS = { content: 'content', tags: 'tag', surfaces: 'surface' } as const satisfies Record<string, SlugEntity>
-
 export const slugConflict = (slug: string, entity: SlugEntity) =>
   new ApiError(409, 'slug.conflict', `The slug "${slug}" is already in use by a ${entity}.`, { slug, entity })
 

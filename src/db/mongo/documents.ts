@@ -36,7 +36,7 @@ export type TagDoc = {
 }
 
 /** Collections whose documents only count (taxonomy versions, seed checks). */
-export type AnyDoc = { _id: ObjectId }
+type AnyDoc = { _id: ObjectId }
 
 const hex = (v: ObjectId | null | undefined): string | null => (v == null ? null : v.toHexString())
 const iso = (v: Date | null | undefined): string | null => (v == null ? null : v.toISOString())

@@ -3,7 +3,8 @@
  * builds before the outbox can hold duplicates (two processes ran the same job), on which
  * Payload's unique index build would fail and stop the start. Before that build, while the
  * index does not exist yet, the later copies are deleted (the earliest _id of each pair is
- * kept). Idempotent; the SQLite twin is src/db/sqlite/notificationDuplicates.ts.
+ * kept). Idempotent. (SQLite's unique index, `content_kind_idx`, comes with the table in its
+ * initial migration.)
  */
 import type { Db, Document, ObjectId } from 'mongodb'
 

@@ -2,7 +2,7 @@ import type { PayloadRequest } from 'payload'
 
 import type { Domain } from '../versionDomains'
 
-/** What the engine-neutral transaction helpers (src/db/transientRetry.ts, src/db/freshness.ts) ask of an engine. */
+/** What the engine-neutral transaction helpers (src/db/payloadWrite.ts, src/services/domainVersions.ts) ask of an engine. */
 export type TransactionPort = {
   /** The engine aborted a transaction and running it again is safe (MongoDB: TransientTransactionError). */
   isTransient(err: unknown): boolean

@@ -1,6 +1,7 @@
 /** Rate-limit counters on SQLite: one atomic upsert per hit on the service's connection. */
 import type { RateLimitHit } from '../authTypes'
 import { statement } from './connection'
+import { DAY_MS } from '../../time'
 
 // raw_rate_limits is created by a migration (src/db/migrations/sqlite).
 const HIT = `INSERT INTO raw_rate_limits (key, points, reset_at) VALUES (?, 1, ?)
@@ -21,6 +22,6 @@ export function hitRateLimitSqlite(file: string, key: string, points: number, du
   const consumed = Number(row[0])
   const resetAt = Number(row[1])
   // Now and then, drop windows that ended long ago so the table stays small.
-  if (Math.random() < 0.01) statement(file, 'DELETE FROM raw_rate_limits WHERE reset_at < ?').run(now - 86_400_000)
+  if (Math.random() < 0.01) statement(file, 'DELETE FROM raw_rate_limits WHERE reset_at < ?').run(now - DAY_MS)
   return { allowed: consumed <= points, consumed, msBeforeReset: Math.max(0, resetAt - now) }
 }
