@@ -66,7 +66,9 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: 'production',
   NEXT_TELEMETRY_DISABLED: '1',
-  DATABASE_URI: `file:${path.join(dbDir, 'bench.db')}`,
+  // BENCH_DATABASE_URI (a MongoDB replica set) runs every row on MongoDB, in a database of its own.
+  DATABASE_URI: process.env.BENCH_DATABASE_URI ?? `file:${path.join(dbDir, 'bench.db')}`,
+  ...(process.env.BENCH_DATABASE_URI?.startsWith('mongodb') ? { DB_NAME: `curation_bench_${Date.now()}` } : {}),
   PORT: String(PORT),
   PAYLOAD_SECRET: 'bench-payload-secret-0123456789abcdef0123',
   JWT_ACCESS_SECRET: 'bench-access-secret-0123456789abcdef0123456',

@@ -5,7 +5,6 @@
  * delete and its undo), the same services, addressed by id: the console's PATCH cannot move these fields.
  */
 import { consoleEndpoint } from '../src/edge/consoleEndpoint'
-import { parseWith } from '../src/edge/validation'
 import { approveContent, rejectContent, restoreContent, softDeleteContent } from '../src/services/contentWrites'
 import { rejectBody } from './contentWrites'
 
@@ -20,8 +19,9 @@ export const contentConsoleEndpoints = [
     method: 'post',
     path: '/moderation/:id/reject',
     permissions: ['content.approve'],
-    handler: async ({ req, params, body, user }) => {
-      const { reason } = parseWith(rejectBody, await body())
+    request: { body: rejectBody },
+    handler: async ({ req, params, user, input }) => {
+      const { reason } = input.body
       return { data: await rejectContent(req.payload, { id: params.id! }, reason || null, user) }
     },
   }),

@@ -4,7 +4,6 @@
  * GET /api/tags/rename/<id> tells how many items a rename would touch; POST renames.
  */
 import { consoleEndpoint } from '../src/edge/consoleEndpoint'
-import { parseWith } from '../src/edge/validation'
 import { renameImpact, renameTag } from '../src/services/tagWrites'
 import { renameBody } from './tagWrites'
 
@@ -19,8 +18,9 @@ export const tagConsoleEndpoints = [
     method: 'post',
     path: '/rename/:id',
     permissions: ['tag.manage'],
-    handler: async ({ req, params, body, user }) => {
-      const { newSlug } = parseWith(renameBody, await body())
+    request: { body: renameBody },
+    handler: async ({ req, params, user, input }) => {
+      const { newSlug } = input.body
       return { data: await renameTag(req.payload, { id: params.id! }, newSlug, { actorId: user!.id }) }
     },
   }),

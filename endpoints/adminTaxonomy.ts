@@ -57,8 +57,9 @@ export const taxonomyConsoleEndpoints = [
     method: 'post',
     path: '/tree/reorder',
     permissions: MANAGE,
-    handler: async ({ req, body }) => {
-      const { kind: k, parentId, slugs } = parseWith(reorderInput, await body())
+    request: { body: reorderInput },
+    handler: async ({ req, input }) => {
+      const { kind: k, parentId, slugs } = input.body
       return { data: await reorderChildren(req.payload, k, await parentFor(req.payload, k, parentId), slugs) }
     },
   }),
@@ -66,8 +67,9 @@ export const taxonomyConsoleEndpoints = [
     method: 'post',
     path: '/tree/active',
     permissions: MANAGE,
-    handler: async ({ req, body }) => {
-      const { kind: k, id: nodeId, isActive } = parseWith(activeInput, await body())
+    request: { body: activeInput },
+    handler: async ({ req, input }) => {
+      const { kind: k, id: nodeId, isActive } = input.body
       const doc = await byId(req.payload, k, nodeId)
       return { data: await updateNode(req.payload, k, doc, { isActive }) }
     },
@@ -76,8 +78,9 @@ export const taxonomyConsoleEndpoints = [
     method: 'post',
     path: '/tree/create',
     permissions: MANAGE,
-    handler: async ({ req, body }) => {
-      const { kind: k, parentId, label, slug } = parseWith(createInput, await body())
+    request: { body: createInput },
+    handler: async ({ req, input }) => {
+      const { kind: k, parentId, label, slug } = input.body
       const parent = await parentFor(req.payload, k, parentId)
       const siblingsOf: Where = parent ? { [PARENT_KIND[k]!]: { equals: parent.id } } : {}
       const siblings = await req.payload.count({ collection: COLLECTION[k], where: siblingsOf, overrideAccess: true })

@@ -2,7 +2,6 @@ import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
 import { contentAnswer, listContentAnswer, relatedContent } from '../src/services/content'
-import { parseSearch } from '../src/edge/validation'
 import { ContentDto } from './dtos'
 import { listContentQuery } from './queries'
 
@@ -10,7 +9,8 @@ export const listContentRoute = defineRoute({
   method: 'get',
   path: '/content',
   summary: 'List content (approved only unless the caller may moderate)',
-  request: { query: listContentQuery },
+  // Each parameter's own rule refuses control characters, with its constraint.
+  request: { query: listContentQuery, queryOptions: { controlCharacters: false } },
   responses: {
     data: z.array(ContentDto),
     paginated: true,
@@ -18,8 +18,8 @@ export const listContentRoute = defineRoute({
     headers: { 'X-Total-Estimated': '`true` when pagination.total is an estimate (`estimate=true` on a large collection).' },
   },
   auth: 'optional',
-  handler: async ({ req, user }) => {
-    const { answer, estimated } = await listContentAnswer(req.payload, parseSearch(listContentQuery, req.search, { controlCharacters: false }), user)
+  handler: async ({ req, user, input }) => {
+    const { answer, estimated } = await listContentAnswer(req.payload, input.query, user)
     return { serialized: answer, headers: estimated ? { 'X-Total-Estimated': 'true' } : undefined }
   },
 })

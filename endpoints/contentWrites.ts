@@ -2,7 +2,6 @@ import { z } from 'zod'
 
 import { rateLimit } from '../src/edge/rateLimitGate'
 import { defineRoute } from '../src/edge/route'
-import { parseWith } from '../src/edge/validation'
 import { approveContent, rejectContent, restoreContent, softDeleteContent, submitContent } from '../src/services/contentWrites'
 import { rejectBody, submitBody } from '../src/services/requestBodies'
 import { ContentDto, Deleted } from './dtos'
@@ -22,9 +21,9 @@ export const submitContentRoute = defineRoute({
   },
   auth: 'required',
   before: rateLimit('submit'),
-  handler: async ({ req, body, user }) => ({
+  handler: async ({ req, user, input }) => ({
     status: 201,
-    data: await submitContent(req.payload, parseWith(submitBody, await body()), user!),
+    data: await submitContent(req.payload, input.body, user!),
   }),
 })
 
@@ -44,8 +43,8 @@ export const rejectContentRoute = defineRoute({
   request: { body: rejectBody },
   responses: { data: ContentDto, errors: ['content.not_found', 'content.state_invalid', 'content.conflict'] },
   permissions: ['content.approve'],
-  handler: async ({ req, params, body, user }) => {
-    const { reason } = parseWith(rejectBody, await body())
+  handler: async ({ req, params, user, input }) => {
+    const { reason } = input.body
     return { data: await rejectContent(req.payload, { slug: params.slug! }, reason || null, user) }
   },
 })

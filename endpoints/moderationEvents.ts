@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { parseQuery } from '../src/edge/validation'
 import { listModerationEvents } from '../src/services/moderationEvents'
 import { ModerationEventDto } from './dtos'
 import { moderationEventsQuery } from './queries'
@@ -12,10 +11,11 @@ export const moderationEventsRoute = defineRoute({
   path: '/moderation/events',
   permissions: ['content.moderate'],
   summary: 'The moderation audit trail, newest first',
-  request: { query: moderationEventsQuery },
+  // Each parameter's own rule refuses control characters, with its constraint.
+  request: { query: moderationEventsQuery, queryOptions: { controlCharacters: false } },
   responses: { data: z.array(ModerationEventDto), paginated: true, errors: ['pagination.invalid', 'validation.failed'] },
-  handler: async ({ req, query }) => {
-    const { offset, limit, ...filters } = parseQuery(moderationEventsQuery, query, { controlCharacters: false })
+  handler: async ({ req, input }) => {
+    const { offset, limit, ...filters } = input.query
     const { data, pagination } = await listModerationEvents(req.payload, filters, offset, limit)
     return { data, pagination }
   },

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { parseWith } from '../src/edge/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { grantorWith } from '../src/services/grants'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
@@ -25,7 +24,7 @@ export const createRoleRoute = defineRoute({
   request: { body: createBody },
   responses: { data: RoleDto, status: 201, errors: ['role.name_taken'] },
   permissions: MANAGE,
-  handler: async (ctx) => ({ status: 201, data: await createRole(ctx.req.payload, parseWith(createBody, await ctx.body()), grantorWith(ctx.user!.permissions)) }),
+  handler: async (ctx) => ({ status: 201, data: await createRole(ctx.req.payload, ctx.input.body, grantorWith(ctx.user!.permissions)) }),
 })
 
 export const listRolesRoute = defineRoute({
@@ -53,7 +52,7 @@ export const updateRoleRoute = defineRoute({
   request: { body: updateBody },
   responses: { data: RoleDto, errors: ['role.not_found', 'role.name_taken', 'role.protected'] },
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, parseWith(updateBody, await ctx.body()), grantorWith(ctx.user!.permissions)) }),
+  handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, ctx.input.body, grantorWith(ctx.user!.permissions)) }),
 })
 
 export const deleteRoleRoute = defineRoute({

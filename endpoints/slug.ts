@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { parseWith } from '../src/edge/validation'
 import { SLUG_ENTITIES, suggest } from '../src/slug'
 import { TEXT_LIMITS, textField } from '../src/text'
 import { SlugSuggestion } from './dtos'
@@ -14,5 +13,5 @@ export const suggestSlugRoute = defineRoute({
   summary: 'Suggest a slug for a value (uniqueness is not checked)',
   request: { body },
   responses: { data: SlugSuggestion },
-  handler: async (ctx) => ({ data: suggest(parseWith(body, await ctx.body()).value) }),
+  handler: async (ctx) => ({ data: suggest(ctx.input.body.value) }),
 })

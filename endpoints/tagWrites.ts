@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { parseWith } from '../src/edge/validation'
 import { createTag, renameTag, updateTag } from '../src/services/tagWrites'
 import { createTagBody as createBody, patchTagBody as patchBody, renameBody } from '../src/services/requestBodies'
 import { TagDto, TagRename } from './dtos'
@@ -15,7 +14,7 @@ export const createTagRoute = defineRoute({
   request: { body: createBody },
   responses: { data: TagDto, status: 201, errors: ['slug.conflict', 'slug.reserved', 'facet.not_found'] },
   permissions: ['tag.manage'],
-  handler: async ({ req, body }) => ({ status: 201, data: await createTag(req.payload, parseWith(createBody, await body())) }),
+  handler: async ({ req, input }) => ({ status: 201, data: await createTag(req.payload, input.body) }),
 })
 
 export const updateTagRoute = defineRoute({
@@ -25,7 +24,7 @@ export const updateTagRoute = defineRoute({
   request: { body: patchBody },
   responses: { data: TagDto, errors: ['tag.not_found', 'facet.not_found'] },
   permissions: ['tag.manage'],
-  handler: async ({ req, params, body }) => ({ data: await updateTag(req.payload, params.slug!, parseWith(patchBody, await body())) }),
+  handler: async ({ req, params, input }) => ({ data: await updateTag(req.payload, params.slug!, input.body) }),
 })
 
 export const renameTagRoute = defineRoute({
@@ -35,8 +34,8 @@ export const renameTagRoute = defineRoute({
   request: { body: renameBody },
   responses: { data: TagRename, errors: ['tag.not_found', 'slug.conflict', 'slug.reserved'] },
   permissions: ['tag.manage'],
-  handler: async ({ req, params, body, user }) => {
-    const { newSlug } = parseWith(renameBody, await body())
+  handler: async ({ req, params, user, input }) => {
+    const { newSlug } = input.body
     return { data: await renameTag(req.payload, { slug: params.slug! }, newSlug, { actorId: user?.id ?? null }) }
   },
 })

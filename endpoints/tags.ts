@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { parseQuery } from '../src/edge/validation'
 import { getTag, listTags } from '../src/services/tags'
 import { TagDto } from './dtos'
 import { listTagsQuery } from './queries'
@@ -12,7 +11,7 @@ export const listTagsRoute = defineRoute({
   summary: 'List tags',
   request: { query: listTagsQuery },
   responses: { data: z.array(TagDto), paginated: true, errors: ['pagination.invalid'] },
-  handler: async ({ req, query }) => listTags(req.payload, parseQuery(listTagsQuery, query)),
+  handler: async ({ req, input }) => listTags(req.payload, input.query),
 })
 
 export const getTagRoute = defineRoute({

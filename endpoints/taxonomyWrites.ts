@@ -9,7 +9,6 @@ import { z } from 'zod'
 
 import type { ErrorCode } from '../src/edge/errorCodes'
 import { defineRoute, type RouteSpec } from '../src/edge/route'
-import { parseWith } from '../src/edge/validation'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { FIELD_RULES, TAXONOMY_KINDS } from '../src/services/taxonomyFields'
 import { createNode, findNode, renameNode, reorderChildren, type ReorderableKind, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
@@ -65,8 +64,8 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       summary: `Create a ${kind}`,
       request: { body: createBodies[kind] },
       responses: { data, status: 201, errors: [...parents, 'slug.conflict', 'slug.reserved'] },
-      handler: async ({ req, params, body }) => {
-        const data = parseWith(createBodies[kind], await body())
+      handler: async ({ req, params, input }) => {
+        const data = input.body
         return { status: 201, data: await createNode(req.payload, kind, data, await parentOf(req.payload, kind, params)) }
       },
     }),
@@ -77,8 +76,8 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       summary: `Update a ${kind} (every field but its address)`,
       request: { body: patchBodies[kind] },
       responses: { data, errors: [...parents, own] },
-      handler: async ({ req, params, body }) => {
-        const patch = parseWith(patchBodies[kind], await body())
+      handler: async ({ req, params, input }) => {
+        const patch = input.body
         const parent = await parentOf(req.payload, kind, params)
         const doc = await findNode(req.payload, kind, params[param]!, parent?.id)
         return { data: await updateNode(req.payload, kind, doc, patch, parent?.key) }
@@ -91,8 +90,8 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       summary: `Rename a ${kind}`,
       request: { body: renameBody },
       responses: { data, errors: [...parents, own, 'slug.conflict', 'slug.reserved'] },
-      handler: async ({ req, params, body, user }) => {
-        const { newSlug } = parseWith(renameBody, await body())
+      handler: async ({ req, params, user, input }) => {
+        const { newSlug } = input.body
         const parent = await parentOf(req.payload, kind, params)
         const doc = await findNode(req.payload, kind, params[param]!, parent?.id)
         return { data: await renameNode(req.payload, kind, doc, newSlug, parent, user) }
@@ -113,8 +112,8 @@ function reorderRoute(kind: ReorderableKind, base: string): RouteSpec {
       data: z.array(TaxonomyNodes[kind]),
       errors: parentNotFoundCodes(kind),
     },
-    handler: async ({ req, params, body }) => {
-      const { slugs } = parseWith(reorderBody, await body())
+    handler: async ({ req, params, input }) => {
+      const { slugs } = input.body
       return { data: await reorderChildren(req.payload, kind, await parentOf(req.payload, kind, params), slugs) }
     },
   })

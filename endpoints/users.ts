@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { parseQuery, parseWith } from '../src/edge/validation'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { createUserBody as createBody, updateUserBody as updateBody } from '../src/services/requestBodies'
@@ -18,7 +17,7 @@ export const createUserRoute = defineRoute({
   responses: { data: UserDto, status: 201, errors: ['user.email_taken', 'user.username_taken', 'role.not_found'] },
   permissions: MANAGE,
   handler: async (ctx) => {
-    const input = parseWith(createBody, await ctx.body())
+    const input = ctx.input.body
     return { status: 201, data: toUserDto(await createUser(ctx.req.payload, input, grantorWith(ctx.user!.permissions))) }
   },
 })
@@ -31,7 +30,7 @@ export const listUsersRoute = defineRoute({
   responses: { data: z.array(UserDto), paginated: true, errors: ['pagination.invalid'] },
   permissions: MANAGE,
   handler: async (ctx) => {
-    const { docs, pagination } = await listUsers(ctx.req.payload, parseQuery(paginationQuery, ctx.query))
+    const { docs, pagination } = await listUsers(ctx.req.payload, ctx.input.query)
     return { data: docs.map(toUserDto), pagination }
   },
 })
@@ -53,7 +52,7 @@ export const updateUserRoute = defineRoute({
   responses: { data: UserDto, errors: ['user.not_found', 'user.email_taken', 'user.username_taken', 'role.not_found', 'user.last_holder'] },
   permissions: MANAGE,
   handler: async (ctx) => {
-    const patch = parseWith(updateBody, await ctx.body())
+    const patch = ctx.input.body
     return { data: toUserDto(await updateUser(ctx.req.payload, ctx.params.id!, patch, grantorWith(ctx.user!.permissions))) }
   },
 })

@@ -2,7 +2,6 @@ import { z } from 'zod'
 
 import { rateLimit } from '../../src/edge/rateLimitGate'
 import { defineRoute } from '../../src/edge/route'
-import { parseWith } from '../../src/edge/validation'
 import { login as loginUser } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
 import { Session } from '../dtos'
@@ -18,7 +17,7 @@ export const login = defineRoute({
   responses: { data: Session, rateLimited: true, errors: ['auth.invalid_credentials'] },
   before: rateLimit('login'),
   handler: async (ctx) => {
-    const { email, password } = parseWith(body, await ctx.body())
+    const { email, password } = ctx.input.body
     return { data: await loginUser(ctx.req.payload, email, password, clientInfo(ctx)) }
   },
 })

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../../src/edge/route'
-import { parseWith } from '../../src/edge/validation'
 import { logout as endFamily } from '../../src/services/auth'
 import { refreshTokenField } from '../../src/services/requestBodies'
 
@@ -16,7 +15,7 @@ export const logout = defineRoute({
   responses: { data: z.null() },
   auth: 'required',
   handler: async (ctx) => {
-    const { refreshToken } = parseWith(body, await ctx.body())
+    const { refreshToken } = ctx.input.body
     await endFamily(ctx.req.payload, ctx.user!.id, refreshToken)
     return { data: null }
   },

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../../src/edge/route'
-import { parseQuery } from '../../src/edge/validation'
 import { listOwnSubmissions } from '../../src/services/contentBySubmitter'
 import { ContentDto } from '../dtos'
 import { paginationQuery } from '../queries'
@@ -14,5 +13,5 @@ export const mySubmissions = defineRoute({
   summary: "The caller's own submissions, every status, newest first (with rejectionReason)",
   request: { query: paginationQuery },
   responses: { data: z.array(ContentDto), paginated: true, errors: ['pagination.invalid'] },
-  handler: async (ctx) => listOwnSubmissions(ctx.req.payload, ctx.user!, parseQuery(paginationQuery, ctx.query)),
+  handler: async (ctx) => listOwnSubmissions(ctx.req.payload, ctx.user!, ctx.input.query),
 })

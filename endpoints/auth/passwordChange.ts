@@ -2,7 +2,6 @@ import { z } from 'zod'
 
 import { rateLimit } from '../../src/edge/rateLimitGate'
 import { defineRoute } from '../../src/edge/route'
-import { parseWith } from '../../src/edge/validation'
 import { changePassword } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
 import { passwordField } from '../../src/services/requestBodies'
@@ -20,7 +19,7 @@ export const passwordChange = defineRoute({
   auth: 'required',
   before: rateLimit('passwordChange'),
   handler: async (ctx) => {
-    const { currentPassword, newPassword } = parseWith(body, await ctx.body())
+    const { currentPassword, newPassword } = ctx.input.body
     return { data: await changePassword(ctx.req.payload, ctx.user!.id, currentPassword, newPassword, clientInfo(ctx)) }
   },
 })

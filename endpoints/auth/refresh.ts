@@ -2,7 +2,6 @@ import { z } from 'zod'
 
 import { rateLimit } from '../../src/edge/rateLimitGate'
 import { defineRoute } from '../../src/edge/route'
-import { parseWith } from '../../src/edge/validation'
 import { refresh as rotate } from '../../src/services/auth'
 import { clientInfo } from './clientInfo'
 import { refreshTokenField } from '../../src/services/requestBodies'
@@ -19,7 +18,7 @@ export const refresh = defineRoute({
   responses: { data: TokenPair, rateLimited: true, errors: ['auth.invalid_token'] },
   before: rateLimit('refresh'),
   handler: async (ctx) => {
-    const { refreshToken } = parseWith(body, await ctx.body())
+    const { refreshToken } = ctx.input.body
     return { data: await rotate(ctx.req.payload, refreshToken, clientInfo(ctx), ctx.log) }
   },
 })

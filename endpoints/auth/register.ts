@@ -3,7 +3,6 @@ import { z } from 'zod'
 import { hasPermissions } from '../../access/guards'
 import { rateLimit } from '../../src/edge/rateLimitGate'
 import { defineRoute } from '../../src/edge/route'
-import { parseWith } from '../../src/edge/validation'
 import { getConfig } from '../../src/config'
 import { forbidden } from '../../src/errors'
 import { register as registerUser } from '../../src/services/auth'
@@ -26,7 +25,7 @@ export const register = defineRoute({
     if (!getConfig().auth.allowSelfRegistration && !hasPermissions(ctx.user, ['user.invite'])) {
       throw forbidden('Self-registration is closed; an invite (permission user.invite) is required.')
     }
-    const input = parseWith(body, await ctx.body())
+    const input = ctx.input.body
     return { status: 201, data: await registerUser(ctx.req.payload, input, clientInfo(ctx)) }
   },
 })

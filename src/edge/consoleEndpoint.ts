@@ -1,7 +1,7 @@
 /**
  * The admin console's custom endpoints (Payload collection endpoints under /api/<collection>)
  * on the same wrapper as /api/v1 (src/edge/wrap.ts): request id and `X-Request-Id`, the
- * envelope, validation through `parseWith`, the error mapping and the `request.completed`
+ * envelope, the declared input parsed (`request`), the error mapping and the `request.completed`
  * line. Only the caller differs: the signed-in console user of Payload's session cookie,
  * whose permissions are those of its populated roles (access/userPermissions.ts).
  */
@@ -11,7 +11,7 @@ import type { AuthMode, AuthUser } from '../../access/guards'
 import { permissionsOf } from '../../access/userPermissions'
 import { ApiError, validationFailed } from '../errors'
 import { apiRequestFromFetch, toResponse } from './fetchAdapter'
-import type { ApiContext, ApiRequest, Reply, RouteSpec } from './route'
+import type { ApiContext, ApiRequest, Reply, RouteInput, RouteRequest, RouteSpec } from './route'
 import { readJson, wrap, type CallerOf } from './wrap'
 
 /**
@@ -20,8 +20,10 @@ import { readJson, wrap, type CallerOf } from './wrap'
  * whose auth defaults to `required` (the console's actions need a signed-in user), and whose
  * handler also gets the Payload request, for what only Payload can do (start its session).
  */
-export type ConsoleRouteSpec = Pick<RouteSpec, 'method' | 'path' | 'auth' | 'permissions' | 'before'> & {
-  handler: (ctx: ApiContext, session: PayloadRequest) => Promise<Reply>
+export type ConsoleRouteSpec<R extends RouteRequest = RouteRequest> = Pick<RouteSpec, 'method' | 'path' | 'auth' | 'permissions' | 'before'> & {
+  /** What it reads, parsed by the wrapper into the handler's input (as /api/v1's routes). */
+  request?: R
+  handler: (ctx: ApiContext<RouteInput<R>>, session: PayloadRequest) => Promise<Reply>
   /** Error envelopes also carry Payload's `errors: [{ message }]` (forms of Payload's own UI). */
   payloadFormErrors?: boolean
 }
@@ -62,7 +64,7 @@ function apiRequestOf(req: PayloadRequest): ApiRequest {
 }
 
 /** A console endpoint on `collection` (the route's name in the log: `POST /api/<collection><path>`). */
-export function consoleEndpoint(collection: string, spec: ConsoleRouteSpec): Endpoint {
+export function consoleEndpoint<const R extends RouteRequest = Record<never, never>>(collection: string, spec: ConsoleRouteSpec<R>): Endpoint {
   const routeName = `${spec.method.toUpperCase()} /api/${collection}${spec.path}`
   const mode = spec.permissions?.length ? 'required' : (spec.auth ?? 'required')
   return {
@@ -70,7 +72,13 @@ export function consoleEndpoint(collection: string, spec: ConsoleRouteSpec): End
     path: spec.path,
     handler: async (req) => {
       const handle = wrap(
-        { auth: mode, permissions: spec.permissions, before: spec.before, handler: (ctx) => spec.handler(ctx, req) },
+        {
+          auth: mode,
+          permissions: spec.permissions,
+          before: spec.before,
+          request: spec.request,
+          handler: (ctx) => spec.handler(ctx as unknown as ApiContext<RouteInput<R>>, req),
+        },
         routeName,
         { caller: sessionCaller(req, mode), cors: false, readBody: consoleBody(req), payloadFormErrors: spec.payloadFormErrors },
       )

@@ -1,10 +1,11 @@
 import type { Payload } from 'payload'
-import type { ZodType } from 'zod'
+import type { z, ZodType } from 'zod'
 
 import type { AuthMode, AuthUser } from '../../access/guards'
 import type { HeaderReader } from './headers'
 import type { RequestLogger } from '../logging'
 import type { ErrorCode } from './errorCodes'
+import type { QueryOptions } from './validation'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
 
@@ -83,7 +84,23 @@ export function wholeBody(body: AnswerBody): string | Buffer<ArrayBuffer> {
   return typeof body === 'string' || Buffer.isBuffer(body) ? body : Buffer.concat(body as readonly Buffer<ArrayBuffer>[])
 }
 
-export type ApiContext = {
+/**
+ * A route's input, parsed by the edge from what the route declares (`request`): the query,
+ * the body and the path's parameters, each its schema's output (undefined when undeclared).
+ * Handlers read it here and parse nothing themselves.
+ */
+export type RouteInput<R extends RouteRequest = RouteRequest> = {
+  query: Declared<R, 'query'>
+  body: Declared<R, 'body'>
+  params: Declared<R, 'params'>
+}
+
+/** A declared schema's output; undefined when the route does not declare it (unknown for a route of any declaration). */
+type Declared<R, K extends string> = K extends keyof R ? (R[K] extends ZodType ? z.output<R[K]> : unknown) : undefined
+
+export type ApiContext<I = unknown> = {
+  /** The declared input, parsed (./validation: 400 `validation.failed` before the handler runs). */
+  input: I
   req: ApiRequest
   requestId: string
   params: Record<string, string>
@@ -98,10 +115,12 @@ export type ApiContext = {
   body(): Promise<unknown>
 }
 
-/** What a route reads, as the zod schemas its handler parses with (the OpenAPI document is built from them). */
+/** What a route reads, as zod schemas: the edge parses them into the handler's input, and the OpenAPI document is built from them. */
 export type RouteRequest = {
   /** The query string's parameters, one property each. */
   query?: ZodType
+  /** How the query is read (./validation's QueryOptions: whether control characters are refused before the schema's rules). */
+  queryOptions?: QueryOptions
   /** The JSON body. */
   body?: ZodType
   /** The path's parameters; undeclared ones are documented as plain strings. */
@@ -130,7 +149,7 @@ export type RouteResponses = {
   headers?: Record<string, string>
 }
 
-export type RouteSpec = {
+export type RouteSpec<R extends RouteRequest = RouteRequest> = {
   /** A one-line summary for the API reference. */
   summary?: string
   method: HttpMethod
@@ -141,13 +160,14 @@ export type RouteSpec = {
   permissions?: readonly string[]
   /** Runs after authentication and before the handler: rate limits and other gates. */
   before?: (ctx: ApiContext) => Promise<void>
-  handler: (ctx: ApiContext) => Promise<Reply>
-  request?: RouteRequest
+  handler: (ctx: ApiContext<RouteInput<R>>) => Promise<Reply>
+  request?: R
   responses: RouteResponses
 }
 
 export const API_PREFIX = '/v1'
 
-export function defineRoute(spec: RouteSpec): RouteSpec {
-  return spec
+/** A route, its handler typed by what it declares (`request`). */
+export function defineRoute<const R extends RouteRequest = Record<never, never>>(spec: RouteSpec<R>): RouteSpec {
+  return spec as unknown as RouteSpec
 }

@@ -11,7 +11,8 @@ import { observeRequest } from '../metrics'
 import { clientIp } from './clientIp'
 import { cachedEnvelope, dataEnvelope, encodeText, type EncodedBody, metaTail } from './envelopeBody'
 import { requestIdFrom } from './requestId'
-import type { ApiContext, ApiRequest, ApiResult, Reply, RouteSpec } from './route'
+import type { ApiContext, ApiRequest, ApiResult, Reply, RouteInput, RouteRequest, RouteSpec } from './route'
+import { parseSearch, parseWith } from './validation'
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -74,8 +75,24 @@ export async function readJson(req: ApiRequest): Promise<unknown> {
   }
 }
 
+const NO_INPUT: RouteInput = { query: undefined, body: undefined, params: undefined }
+
+/**
+ * The route's declared input, parsed once here for every route: the query (remembered per query
+ * string: ./validation's parseSearch), the path's parameters, the body; the first refusal is 400.
+ */
+async function inputOf(request: RouteRequest | undefined, ctx: RequestContext): Promise<RouteInput> {
+  if (!request) return NO_INPUT
+  return {
+    query: request.query ? parseSearch(request.query, ctx.req.search, request.queryOptions) : undefined,
+    params: request.params ? parseWith(request.params, ctx.params) : undefined,
+    body: request.body ? parseWith(request.body, await ctx.body()) : undefined,
+  }
+}
+
 /** What a handler sees of its request; the query, client address and body are read on first use. */
 class RequestContext implements ApiContext {
+  input: RouteInput = NO_INPUT
   private parsedQuery: URLSearchParams | undefined
   private address: string | undefined
   private bodyRead: Promise<unknown> | undefined
@@ -116,7 +133,7 @@ class RequestContext implements ApiContext {
  * maps errors, and writes the `request.completed` log line.
  */
 export function wrap(
-  spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler'>,
+  spec: Pick<RouteSpec, 'auth' | 'permissions' | 'before' | 'handler' | 'request'>,
   routeName: string,
   options: WrapOptions = {},
 ): ApiHandler {
@@ -147,6 +164,7 @@ export function wrap(
       requirePermissions(user, permissions)
       const ctx = new RequestContext(req, requestId, params, user, log, readBody)
       if (spec.before) await spec.before(ctx)
+      ctx.input = await inputOf(spec.request, ctx)
       const reply: Reply = await spec.handler(ctx)
       status = reply.status ?? 200
       if (reply.headers) Object.assign(headers, reply.headers)

@@ -104,6 +104,7 @@ describe('rate limits (RATE_LIMIT_LOGIN=2/4, others 2/60)', () => {
     const app = await testApp()
     const gate = rateLimit('submit')
     const ctx = (userId: string): ApiContext => ({
+      input: undefined,
       req: {
         payload: app.payload,
         method: 'POST',

@@ -77,7 +77,10 @@ describe('row stamps (src/db/generations)', () => {
     expect(generations.fresh(stamp)).toBe(false)
     generations.changed(['content'])
     expect(generations.fresh({ ids: [], clock: stamp.clock })).toBe(false)
+    // Blind: what was noted before the loss is stale; a value read after it lives as long as its (short) generation.
+    const beforeLoss = { ids: ['a'], clock: generations.clock() }
     generations.lost()
-    expect(generations.fresh({ ids: [], clock: generations.clock() })).toBe(false)
+    expect(generations.fresh(beforeLoss)).toBe(false)
+    expect(generations.fresh({ ids: ['a'], clock: generations.clock() })).toBe(true)
   })
 })
