@@ -10,6 +10,8 @@ import { clientInfo } from './clientInfo'
 import { emailField, passwordField, usernameField } from '../../src/services/requestBodies'
 import { Session } from '../dtos'
 
+const registerLimit = rateLimit('register')
+
 const body = z.object({ email: emailField, username: usernameField, password: passwordField })
 
 /** POST /auth/register: open when self-registration is on; otherwise for holders of user.invite. */
@@ -20,12 +22,13 @@ export const register = defineRoute({
   request: { body },
   responses: { data: Session, status: 201, rateLimited: true, errors: ['auth.forbidden', 'user.email_taken', 'user.username_taken'] },
   auth: 'optional',
-  before: rateLimit('register'),
-  handler: async (ctx) => {
+  // Throttled, then open or not for this caller: both before the body is read (a closed
+  // registration is 403 whatever was sent).
+  before: async (ctx) => {
+    await registerLimit(ctx)
     if (!getConfig().auth.allowSelfRegistration && !hasPermissions(ctx.user, ['user.invite'])) {
       throw forbidden('Self-registration is closed; an invite (permission user.invite) is required.')
     }
-    const input = ctx.input.body
-    return { status: 201, data: await registerUser(ctx.req.payload, input, clientInfo(ctx)) }
   },
+  handler: async (ctx) => ({ status: 201, data: await registerUser(ctx.req.payload, ctx.input.body, clientInfo(ctx)) }),
 })

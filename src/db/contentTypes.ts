@@ -103,6 +103,12 @@ export interface ContentStore {
   tagBySlug(slug: string): Promise<TagRecord | null>
   /** Approved, active content holding each tag. */
   tagUsage(slugs: string[]): Promise<Map<string, number>>
+  /**
+   * Slugs items may hold that are no tag's while a tag rename runs in steps (MongoDB: the new slug
+   * before the switch, the old one after it); answers leave them out. Empty on SQLite, whose
+   * rename is one transaction.
+   */
+  hiddenTagSlugs(): Promise<ReadonlySet<string>>
   insertContent(rows: NewContent[]): Promise<void>
   /**
    * A large load (the seed): batches drawn one at a time so the whole set is never in

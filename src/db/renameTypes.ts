@@ -12,3 +12,5 @@ export type TagRenameResult =
   | { outcome: 'renamed'; contentCount: number }
   | { outcome: 'not_found' }
   | { outcome: 'taken' }
+  /** Another rename of this tag is still running (MongoDB's recorded steps). */
+  | { outcome: 'busy' }

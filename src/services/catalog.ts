@@ -5,6 +5,7 @@
  */
 import type { Payload } from 'payload'
 
+import { engine } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
 import { weakEtag } from '../entityTag'
 import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
@@ -23,6 +24,8 @@ export type Taxonomy = {
   platformIdBySlug: Map<string, string>
   facetIdByKey: Map<string, string>
   facetKeyById: Map<string, string>
+  /** Slugs items may hold that are no tag's while a tag rename runs in steps: left out of answers. */
+  hiddenTagSlugs: ReadonlySet<string>
 }
 
 /** The record, its answer serialized once (GET /catalog writes these bytes), and the lookups. */
@@ -102,6 +105,7 @@ async function build(payload: Payload): Promise<Snapshot> {
     platformIdBySlug: new Map(platforms.map((p) => [p.slug, String(p.id)])),
     facetIdByKey: new Map(facets.map((f) => [f.key, String(f.id)])),
     facetKeyById: new Map(facets.map((f) => [String(f.id), f.key])),
+    hiddenTagSlugs: await engine().contentStore(payload).hiddenTagSlugs(),
   }
   for (const g of groups) {
     const list = taxonomy.groupIdsBySlug.get(g.slug) ?? []

@@ -32,7 +32,7 @@ export function toContentDto(r: ContentRecord, t: Taxonomy): ContentDto {
     title: r.title,
     description: r.description,
     url: r.url,
-    tagSlugs: r.tagSlugs,
+    tagSlugs: t.hiddenTagSlugs.size === 0 ? r.tagSlugs : r.tagSlugs.filter((s) => !t.hiddenTagSlugs.has(s)),
     group: r.groupId ? (t.groupSlugById.get(r.groupId) ?? null) : null,
     channel: r.channelId ? (t.channelSlugById.get(r.channelId) ?? null) : null,
     platform: r.platformId ? (t.platformSlugById.get(r.platformId) ?? null) : null,
@@ -134,12 +134,12 @@ export async function getContent(payload: Payload, slug: string, user: AuthUser 
 
 /** Up to 10 approved, active items ranked 2 × shared channel + shared tags, then newest, then id. */
 export async function relatedContent(payload: Payload, slug: string, user: AuthUser | null): Promise<ContentDto[]> {
-  const record = await visibleRecord(payload, slug, user)
-  if (!record.channelId && record.tagSlugs.length === 0) return []
-  const [rows, taxonomy] = await Promise.all([
-    engine().contentStore(payload).relatedContent(record, RELATED_LIMIT),
-    getTaxonomy(payload),
-  ])
+  const [record, taxonomy] = await Promise.all([visibleRecord(payload, slug, user), getTaxonomy(payload)])
+  // Ranked by the tags the item shows (a slug hidden while a rename runs would count twice).
+  const hidden = taxonomy.hiddenTagSlugs
+  const tagSlugs = hidden.size === 0 ? record.tagSlugs : record.tagSlugs.filter((s) => !hidden.has(s))
+  if (!record.channelId && tagSlugs.length === 0) return []
+  const rows = await engine().contentStore(payload).relatedContent({ ...record, tagSlugs }, RELATED_LIMIT)
   return rows.map((r) => toContentDto(r, taxonomy))
 }
 

@@ -29,6 +29,7 @@ import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, 
 import { isHexId, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { nextOrdinals } from './urlKeys'
+import { hiddenTagSlugsMongo, resumeTagRenamesMongo } from './tagRename'
 import { generation, generationsOf, rowFreshness, type RowStamp } from '../generations'
 import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../urlNormalize'
@@ -90,8 +91,11 @@ export function mongoContentStore(payload: Payload): ContentStore {
     async primeSearch() {},
 
     // The replica set, the migrations (the service's indexes, the URL-key backfill) and Payload's
-    // indexes came first (mongoOperations.prepare): nothing to do at each start.
-    async prepare() {},
+    // indexes came first (mongoOperations.prepare). A tag rename a stopped process left half-way
+    // is carried on (./tagRename).
+    async prepare() {
+      await resumeTagRenamesMongo(payload)
+    },
 
     async listContent(q) {
       const view = viewOf(q)
@@ -161,6 +165,8 @@ export function mongoContentStore(payload: Payload): ContentStore {
       const d = await bounded(() => tags().findOne({ slug }, limited))
       return d ? toTagRecord(d) : null
     },
+
+    hiddenTagSlugs: () => hiddenTagSlugsMongo(payload),
 
     async tagUsage(slugs) {
       if (slugs.length === 0) return new Map()

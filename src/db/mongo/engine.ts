@@ -6,12 +6,14 @@ import { followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'
 import { mongoOperations } from './operations'
 import { noteDomainWriteMongo } from './payloadTransactions'
 import { applyPlanMongo } from './planApplier'
+import { renameTagMongo } from './tagRename'
 import { hitRateLimitMongo } from './rateLimits'
 import { isTransient } from './retry'
 
 export const mongoEngine: EngineOps = {
   ...mongoOperations,
   applyPlan: applyPlanMongo,
+  renameTag: renameTagMongo,
   contentStore: mongoContentStore,
   listFollowUps: listFollowUpsMongo,
   followUpDepth: followUpDepthMongo,

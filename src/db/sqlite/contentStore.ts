@@ -72,6 +72,9 @@ function toRecord(r: Row): ContentRecord {
   }
 }
 
+/** A rename here is one transaction: no item ever holds a slug that is not a tag's. */
+const NO_HIDDEN_SLUGS: ReadonlySet<string> = new Set()
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ')
 
 /** FTS5 query: each term quoted (no operator injection), any term matches, bm25 ranks. */
@@ -367,6 +370,10 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
     async tagBySlug(slug) {
       const r = get(`SELECT t.id, t.slug, t.label, t.facet_id, t.created_at, t.updated_at FROM ${TAGS} t WHERE t.slug = ?`, [slug])
       return r ? toTag(r) : null
+    },
+
+    async hiddenTagSlugs() {
+      return NO_HIDDEN_SLUGS
     },
 
     async tagUsage(slugs) {

@@ -7,6 +7,8 @@ import { sqliteChangeFeed } from './changeFeed'
 import { sqliteContentStore } from './contentStore'
 import { followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
 import { configuredFile, sqliteOperations } from './operations'
+import { CONTENT_STEP, tagRenamePlan } from '../workflow/tagRenamePlan'
+import { DONE } from '../writePlan'
 import { applyPlanSqlite } from './planApplier'
 import { hitRateLimitSqlite } from './rateLimits'
 import { underWriteGate } from './writeGate'
@@ -25,6 +27,12 @@ function gatedStore(s: ContentStore): ContentStore {
 export const sqliteEngine: EngineOps = {
   ...sqliteOperations,
   applyPlan: (_payload, plan) => underWriteGate(() => applyPlanSqlite(configuredFile(), plan)),
+  // One local transaction over every holder, all or nothing.
+  renameTag: async (_payload, tagId, input) => {
+    const result = await underWriteGate(() => applyPlanSqlite(configuredFile(), tagRenamePlan(tagId, input)))
+    if (result.outcome === DONE) return { outcome: 'renamed', contentCount: result.counts[CONTENT_STEP] ?? 0 }
+    return { outcome: result.outcome === 'taken' ? 'taken' : 'not_found' }
+  },
   // One per Payload instance (src/db/engine.ts keeps it), reading `payload`'s content generation.
   contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), (view) => generation(payload, VIEW_DOMAIN[view]), () => rowFreshness(payload))),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(configuredFile(), contentId),

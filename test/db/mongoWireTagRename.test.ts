@@ -1,0 +1,143 @@
+/**
+ * A tag rename on MongoDB at any number of holders (src/db/mongo/tagRename.ts), seen on the wire:
+ * recorded first in one short transaction, holders moved in batches of plain writes (never one
+ * transaction over every holder), the switch with its record and audit event in one transaction,
+ * the old slug dropped in batches, the run ended; a run left half-way is carried on at start;
+ * a second rename of the same tag while one runs is refused. The real Payload and driver against
+ * the scripted wire server.
+ */
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { ObjectId, type Document } from 'mongodb'
+
+import { cursorReply, payloadOnWire, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
+
+let server: WireServer
+let payload: Payload
+let script: Script = () => undefined
+let rename: typeof import('../../src/db/mongo/tagRename')
+
+const TAG = new ObjectId('65a1b2c3d4e5f60718293a51')
+const ITEMS = [new ObjectId('65a1b2c3d4e5f60718293a61'), new ObjectId('65a1b2c3d4e5f60718293a62')]
+const at = new Date('2024-05-01T10:00:00.000Z')
+const input = { oldSlug: 'ml', newSlug: 'machine-learning', actorId: '65a1b2c3d4e5f60718293a71', at }
+
+beforeAll(async () => {
+  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
+  rename = await import('../../src/db/mongo/tagRename')
+})
+
+afterAll(async () => {
+  await payload?.destroy()
+  await server?.close()
+})
+
+beforeEach(() => {
+  script = () => undefined
+  server.sent.length = 0
+})
+
+const filterOf = (c: SentCommand) => (c.body.filter ?? {}) as Document
+/** The scripted database: the tag (with `slug`), and holders found once per phase. */
+function database(tagSlug: () => string, runs: Document[] = []): Script {
+  const served = new Set<string>()
+  const once = (key: string, docs: Document[]) => {
+    if (served.has(key)) return cursorReply('wire.contents', [])
+    served.add(key)
+    return cursorReply('wire.contents', docs)
+  }
+  return (c) => {
+    if (c.name === 'find' && c.body.find === 'tags') return cursorReply('wire.tags', [{ _id: TAG, slug: tagSlug() }])
+    if (c.name === 'find' && c.body.find === 'raw_tag_rename_runs') return cursorReply('wire.raw_tag_rename_runs', runs)
+    if (c.name === 'find' && c.body.find === 'contents') {
+      const tagSlugs = filterOf(c).tagSlugs as Document
+      return once(JSON.stringify(tagSlugs), ITEMS.map((_id) => ({ _id })))
+    }
+    if (c.name === 'aggregate' && c.body.aggregate === 'contents') return cursorReply('wire.contents', [{ _id: 1, n: ITEMS.length }])
+    return undefined
+  }
+}
+
+const label = (c: SentCommand) => `${c.name} ${String(c.body[c.name])}`
+const WRITES = new Set(['insert', 'update', 'delete', 'commitTransaction'])
+const writes = () => server.sent.filter((c) => WRITES.has(c.name))
+
+describe('a tag rename on MongoDB, in recorded steps', () => {
+  it('records the run, moves holders in batches of plain writes, switches in one transaction, drops the old slug, ends the run', async () => {
+    let slug = 'ml'
+    script = database(() => slug)
+    // The switch's update of the tag is where its slug changes.
+    const base = script
+    script = (c, sent) => {
+      if (c.name === 'update' && c.body.update === 'tags') slug = 'machine-learning'
+      return base(c, sent)
+    }
+    const result = await rename.renameTagMongo(payload, TAG.toHexString(), input)
+    expect(result).toEqual({ outcome: 'renamed', contentCount: 2 })
+    expect(writes().map((c) => (c.name === 'commitTransaction' ? c.name : label(c)))).toEqual([
+      // 1. recorded: the new slug claimed, the run written, one transaction
+      'insert slug-claims',
+      'insert raw_tag_rename_runs',
+      'commitTransaction',
+      // 2. the new slug beside the old one, a batch of plain writes
+      'update contents',
+      // 3. the switch: the tag, the rename record, the audit event, one transaction
+      'update tags',
+      'insert tag-renames',
+      'insert moderation-events',
+      'commitTransaction',
+      // 4. the old slug dropped in a batch; stragglers (held the old slug only) renamed in place
+      'update contents',
+      'update contents',
+      // 5. the old slug's claim released, the run ended
+      'delete slug-claims',
+      'delete raw_tag_rename_runs',
+    ])
+    const [add, drop] = writes().filter((c) => c.name === 'update' && c.body.update === 'contents')
+    // Holder writes are never part of a transaction.
+    for (const w of [add!, drop!]) {
+      expect(w.startTransaction).toBeUndefined()
+      expect(w.body.autocommit).toBeUndefined()
+    }
+    const addUpdate = (add!.body.updates as Document[])[0]!
+    expect(addUpdate.q).toEqual({ _id: { $in: ITEMS }, tagSlugs: { $eq: 'ml', $ne: 'machine-learning' } })
+    expect(JSON.stringify(addUpdate.u)).toContain('"$concatArrays"')
+    const dropUpdate = (drop!.body.updates as Document[])[0]!
+    expect(dropUpdate.q).toEqual({ _id: { $in: ITEMS }, tagSlugs: { $all: ['ml', 'machine-learning'] } })
+    expect(dropUpdate.u).toMatchObject({ $pull: { tagSlugs: 'ml' } })
+    const record = writes().find((c) => c.name === 'insert' && c.body.insert === 'tag-renames')!
+    expect((record.body.documents as Document[])[0]).toMatchObject({ oldSlug: 'ml', newSlug: 'machine-learning', contentCount: 2 })
+    const claimReleased = writes().find((c) => c.name === 'delete' && c.body.delete === 'slug-claims')!
+    expect((claimReleased.body.deletes as Document[])[0]!.q).toEqual({ slug: 'ml', entity: 'tag', owner: TAG.toHexString() })
+  })
+
+  it('a run left after its switch is carried on at start: only the old slug dropped and the run ended', async () => {
+    const run = { _id: TAG, oldSlug: 'ml', newSlug: 'machine-learning', actor: null, at }
+    script = database(() => 'machine-learning', [run])
+    expect(await rename.resumeTagRenamesMongo(payload)).toBe(1)
+    expect(writes().map(label)).toEqual(['update contents', 'update contents', 'delete slug-claims', 'delete raw_tag_rename_runs'])
+  })
+
+  it('a second rename of a tag whose rename runs is `busy`; a taken slug is `taken`: no holder written either way', async () => {
+    const duplicate = (keyValue: Document) => ({ ok: 1, n: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error', keyValue }] })
+    const base = database(() => 'ml')
+    script = (c, sent) => (c.name === 'insert' && c.body.insert === 'raw_tag_rename_runs' ? duplicate({ _id: TAG }) : base(c, sent))
+    expect(await rename.renameTagMongo(payload, TAG.toHexString(), input)).toEqual({ outcome: 'busy' })
+    script = (c, sent) => (c.name === 'insert' && c.body.insert === 'slug-claims' ? duplicate({ slug: 'machine-learning' }) : base(c, sent))
+    expect(await rename.renameTagMongo(payload, TAG.toHexString(), input)).toEqual({ outcome: 'taken' })
+    expect(writes().some((c) => c.body[c.name] === 'contents')).toBe(false)
+  })
+
+  it('while a run is recorded, answers leave out the slug that is no tag\'s', async () => {
+    const run = { _id: TAG, oldSlug: 'ml', newSlug: 'machine-learning' }
+    script = (c) => {
+      if (c.name === 'find' && c.body.find === 'raw_tag_rename_runs') return cursorReply('wire.raw_tag_rename_runs', [run])
+      if (c.name === 'find' && c.body.find === 'tags') return cursorReply('wire.tags', [{ _id: TAG, slug: 'ml' }])
+      return undefined
+    }
+    expect([...(await rename.hiddenTagSlugsMongo(payload))]).toEqual(['machine-learning'])
+    script = () => undefined
+    expect([...(await rename.hiddenTagSlugsMongo(payload))]).toEqual([])
+  })
+})
