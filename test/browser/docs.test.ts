@@ -27,6 +27,18 @@ for (const entry of ['server.ts', 'next'] as const) {
       await server?.stop()
     })
 
+    it('/favicon.ico, which browsers ask for on their own, is an icon (never a 404 in a page\'s console), HEAD too', async () => {
+      const icon = await fetch(`${server.baseUrl}/favicon.ico`)
+      expect(icon.status).toBe(200)
+      expect(icon.headers.get('content-type')).toBe('image/x-icon')
+      expect(icon.headers.get('x-content-type-options')).toBe('nosniff')
+      // An icon directory of one 32×32 image (public/favicon.ico).
+      expect([...Buffer.from(await icon.arrayBuffer()).subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0])
+      const head = await fetch(`${server.baseUrl}/favicon.ico`, { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(await head.text()).toBe('')
+    })
+
     it('serves the document raw with an ETag, 304 on If-None-Match', async () => {
       const res = await fetch(`${server.baseUrl}/openapi.json`)
       expect(res.status).toBe(200)
