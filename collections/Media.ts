@@ -5,6 +5,7 @@ import { UPLOAD_FILE_POLICY } from '../src/media/uploadFilePolicy.js'
 import { referencedWriteHooks } from './hooks/domainWrites'
 import { protectMediaInUseFromDelete, protectMediaInUseFromReplace, refuseUnsafeUploads } from './hooks/media'
 import { TEXT_LIMITS, textValidator } from '../src/text'
+import { noteStoredUpload, removeUnsavedUploadAfterError } from '../src/services/storedUploads'
 
 /** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */
 export const Media: CollectionConfig = {
@@ -30,6 +31,9 @@ export const Media: CollectionConfig = {
     ...referencedWriteHooks('branding'),
     beforeOperation: [refuseUnsafeUploads, protectMediaInUseFromReplace],
     beforeDelete: [protectMediaInUseFromDelete],
+    // A save that fails after its file was written removes the file (src/services/storedUploads).
+    beforeChange: [noteStoredUpload],
+    afterError: [removeUnsavedUploadAfterError],
   },
   fields: [{ name: 'alt', type: 'text', validate: textValidator(TEXT_LIMITS.alt) }],
 }

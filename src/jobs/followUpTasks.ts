@@ -9,6 +9,7 @@ import type { Payload } from 'payload'
 
 import type { FollowUpKind } from '../db/engine'
 import { renderThumbnail } from '../media/thumbnail'
+import { createUpload } from '../services/storedUploads'
 import { payloadWrite } from '../db/payloadWrite'
 
 export type FollowUpJob = { contentId: string; kind: FollowUpKind }
@@ -51,12 +52,11 @@ async function thumbnail(payload: Payload, { contentId, kind }: FollowUpJob): Pr
   const group: unknown = content.group
   const color = group && typeof group === 'object' && 'color' in group && typeof group.color === 'string' ? group.color : GREY
   const png = await renderThumbnail({ title: String(content.title), color })
-  const media = await payloadWrite(() => payload.create({
-    collection: 'media',
+  // A failed attempt (a WriteConflict retried) leaves no file behind (src/services/storedUploads).
+  const media = await createUpload(payload, {
     data: { alt: String(content.title) },
     file: { data: png, mimetype: 'image/png', name: thumbnailFileName(String(content.id)), size: png.length },
-    overrideAccess: true,
-  }))
+  })
   const url: unknown = media.url
   await payloadWrite(() => payload.update({
     collection: 'content',
