@@ -5,6 +5,8 @@
  * start-up by src/db/sqlite/contentSchema, so a change here needs a migration that creates or
  * drops them; MongoDB: a change stream, src/db/mongo/changeFeed). Nothing else invalidates anything.
  */
+import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from './contentRecord'
+
 export type Domain = 'content' | 'all_content' | 'taxonomy' | 'branding'
 
 export const DOMAINS: readonly Domain[] = ['content', 'all_content', 'taxonomy', 'branding']
@@ -24,25 +26,17 @@ export function impliedDomains(domains: readonly Domain[]): readonly Domain[] {
 
 /**
  * What decides which public rows a list holds, in what order, and how a search ranks them: its
- * filters, sorts and text (field names, with their SQLite columns). A write to a public row that
+ * filters, sorts and text (Payload's field names, with their SQLite columns; ./contentRecord's
+ * `shape` fields). A write to a public row that
  * changes none of these moves only `all_content` and marks the row (src/db/generations): that
  * item's answers and the cached pages that show it are read again, every other public answer
  * stays (the thumbnail an approval's follow-up links, a new slug, a corrected URL spelling).
  */
-export const CONTENT_SHAPE_FIELDS = {
-  status: 'status',
-  isActive: 'is_active',
-  approvedAt: 'approved_at',
-  title: 'title',
-  description: 'description',
-  tagSlugs: 'tag_slugs',
-  group: 'group_id',
-  channel: 'channel_id',
-  platform: 'platform_id',
-  submittedBy: 'submitted_by_id',
-  createdAt: 'created_at',
+export const CONTENT_SHAPE_FIELDS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(CONTENT_FIELD_NAMES.filter((name) => CONTENT_FIELDS[name].shape).map((name) => [CONTENT_FIELDS[name].mongo, CONTENT_FIELDS[name].sqlite])),
+  // Not in the record (the duplicate-URL key), but `?url=` filters by it.
   urlKey: 'url_key',
-} as const
+}
 
 /** A field's value as compared across a write: a related document by its id, a list or date as text. */
 const comparable = (v: unknown): string => {

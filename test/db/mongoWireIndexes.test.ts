@@ -62,18 +62,35 @@ describe('an index whose definition changed since an older build', () => {
     expect(steps(server)).toEqual(['createIndexes', 'listIndexes', 'drop raw_content_list', 'createIndexes'])
   })
 
-  it('same keys under an older explicit name (85): drops the old name', async () => {
+  it('same keys, other options, under an older explicit name (85): drops the old name and builds ours', async () => {
     const { db, server } = await dbOver(conflictOnce(85, 'IndexOptionsConflict', [
-      { v: 2, key: { status: 1, isActive: 1 }, name: 'content_list_v1' },
+      { v: 2, key: { status: 1, isActive: 1 }, name: 'content_list_v1', sparse: true },
     ]))
     await ensureIndex(db, LIST)
     expect(steps(server)).toEqual(['createIndexes', 'listIndexes', 'drop content_list_v1', 'createIndexes'])
   })
 
-  it("never drops Payload's own index (a default name) with the same keys: the start stops, naming the index", async () => {
+  it('the same definition under an older name (85): kept as it is, logged; nothing dropped or rebuilt (minutes at a million documents)', async () => {
+    const { db, server } = await dbOver(conflictOnce(85, 'IndexOptionsConflict', [
+      { v: 2, key: { _id: 1 }, name: '_id_' },
+      { v: 2, key: { status: 1, isActive: 1 }, name: 'content_list_v1' },
+    ]))
+    await ensureIndex(db, LIST)
+    expect(steps(server)).toEqual(['createIndexes', 'listIndexes'])
+  })
+
+  it('a text index of the same fields, weights and language under another name: kept', async () => {
+    const { db, server } = await dbOver(conflictOnce(85, 'IndexOptionsConflict', [
+      { v: 2, key: { _fts: 'text', _ftsx: 1 }, name: 'content_text_v1', weights: { description: 1, title: 3 }, default_language: 'english' },
+    ]))
+    await ensureIndex(db, TEXT)
+    expect(steps(server)).toEqual(['createIndexes', 'listIndexes'])
+  })
+
+  it("never drops Payload's own index (a default name) with the same keys and other options: the start stops, naming the index", async () => {
     const { db, server } = await dbOver((c) => {
       if (c.name === 'createIndexes') return serverError(85, 'IndexOptionsConflict')
-      if (c.name === 'listIndexes') return cursor('wire.contents', [{ v: 2, key: { status: 1, isActive: 1 }, name: 'status_1_isActive_1' }])
+      if (c.name === 'listIndexes') return cursor('wire.contents', [{ v: 2, key: { status: 1, isActive: 1 }, name: 'status_1_isActive_1', unique: true }])
       return undefined
     })
     const err = await ensureIndex(db, LIST).then(() => null, (e: unknown) => e)

@@ -4,15 +4,16 @@
  */
 import type { Document, Filter, ObjectId, Sort, UpdateFilter } from 'mongodb'
 
+import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from '../contentRecord'
 import { CONTENT_STATUSES, type ContentListQuery, type ContentRecord, type ContentSort, type SubmissionsQuery, type TagListQuery } from '../contentTypes'
 import { indexedTerms } from '../searchTerms'
 import type { ContentDoc, TagDoc } from './documents'
 import { isHexId, oid, oids } from './native'
 
-export const CONTENT_PROJECTION = {
-  slug: 1, title: 1, description: 1, url: 1, tagSlugs: 1, group: 1, channel: 1, platform: 1, status: 1,
-  isActive: 1, submittedBy: 1, approvedAt: 1, rejectionReason: 1, createdAt: 1, updatedAt: 1, thumbnailUrl: 1,
-} as const
+/** Every field of the record (../contentRecord), by Payload's names. */
+export const CONTENT_PROJECTION: Readonly<Record<string, 1>> = Object.fromEntries(
+  CONTENT_FIELD_NAMES.filter((name) => name !== 'id').map((name) => [CONTENT_FIELDS[name].mongo, 1]),
+)
 
 export const TEXT_SCORE = { $meta: 'textScore' } as const
 
@@ -103,8 +104,15 @@ export function contentProjection(q: Pick<ContentListQuery, 'text'>): Document {
   return textMode(q) === 'index' ? { ...CONTENT_PROJECTION, score: TEXT_SCORE } : CONTENT_PROJECTION
 }
 
-/** The list index whose keys give each sort (./indexes); each also carries the title last. */
-const SORT_INDEX: Record<Exclude<ContentSort, 'relevance'>, string> = {
+/** The list indexes' key patterns (./indexes builds them under these names); each carries the title. */
+export const LIST_INDEX_KEYS = {
+  raw_content_list: { status: 1, isActive: 1, approvedAt: -1, _id: -1, title: 1 },
+  raw_content_alpha: { status: 1, isActive: 1, title: 1, _id: 1 },
+  raw_content_submitted: { status: 1, isActive: 1, createdAt: -1, _id: -1, title: 1 },
+} as const
+
+/** The list index whose keys give each sort. */
+const SORT_INDEX: Record<Exclude<ContentSort, 'relevance'>, keyof typeof LIST_INDEX_KEYS> = {
   newest: 'raw_content_list',
   oldest: 'raw_content_list',
   alpha: 'raw_content_alpha',
@@ -117,9 +125,10 @@ const SORT_INDEX: Record<Exclude<ContentSort, 'relevance'>, string> = {
  * index carries the title, so the server walks it in order and tests them on index keys,
  * fetching only the documents that match, instead of sorting every match in memory.
  */
-export function contentHint(q: ContentListQuery): string | undefined {
+export function contentHint(q: ContentListQuery): Document | undefined {
   if (textMode(q) === 'index' || !q.text?.shortTerms.length) return undefined
-  return SORT_INDEX[q.sort === 'relevance' ? 'newest' : q.sort]
+  // By key pattern: an older build's index of the same definition under another name serves too.
+  return LIST_INDEX_KEYS[SORT_INDEX[q.sort === 'relevance' ? 'newest' : q.sort]]
 }
 
 /** Approved, active items sharing the channel or a tag, scored 2×channel + shared tags. */

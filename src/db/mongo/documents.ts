@@ -1,29 +1,28 @@
 /** The shapes of Payload's MongoDB documents the raw paths read and write (relationships are ObjectIds, dates are Dates). */
 import type { ObjectId } from 'mongodb'
 
-import type { ContentRecord, ContentStatus, NewContent, NewTag, TagRecord } from '../contentTypes'
+import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, type ContentFieldName, type FieldKind, INSERTED_FIELD_NAMES } from '../contentRecord'
+import type { ContentRecord, NewContent, NewTag, TagRecord } from '../contentTypes'
 
-export type ContentDoc = {
-  _id: ObjectId
-  slug: string
-  title: string
-  description?: string | null
-  url: string
-  tagSlugs?: unknown
-  group?: ObjectId | null
-  channel?: ObjectId | null
-  platform?: ObjectId | null
-  status: ContentStatus
-  isActive?: boolean
-  submittedBy?: ObjectId | null
-  approvedAt?: Date | null
-  rejectionReason?: string | null
-  thumbnailUrl?: string | null
+/** A stored value of each field kind (../contentRecord), as Payload's MongoDB documents hold it. */
+type StoredValue = {
+  id: ObjectId
+  text: string
+  optionalText: string | null
+  list: unknown
+  ref: ObjectId | null
+  flag: boolean
+  instant: Date
+  optionalInstant: Date | null
+}
+
+type Fields = typeof CONTENT_FIELDS
+
+/** A content document: the record's fields under Payload's names (derived from ../contentRecord), and the URL key. */
+export type ContentDoc = { [N in ContentFieldName as Fields[N]['mongo']]: StoredValue[Fields[N]['kind']] } & {
   /** The normalised URL (src/urlNormalize.ts); unique with urlKeyOrdinal (0 for every new item). */
   urlKey?: string | null
   urlKeyOrdinal?: number | null
-  createdAt: Date
-  updatedAt: Date
 }
 
 export type TagDoc = {
@@ -41,26 +40,26 @@ type AnyDoc = { _id: ObjectId }
 const hex = (v: ObjectId | null | undefined): string | null => (v == null ? null : v.toHexString())
 const iso = (v: Date | null | undefined): string | null => (v == null ? null : v.toISOString())
 
+const DECODE: { [K in FieldKind]: (v: StoredValue[K] | undefined) => unknown } = {
+  id: (v) => v!.toHexString(),
+  text: (v) => v,
+  optionalText: (v) => v ?? null,
+  list: (v) => (Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []),
+  ref: (v) => hex(v),
+  flag: (v) => v !== false,
+  instant: (v) => v!.toISOString(),
+  optionalInstant: (v) => iso(v),
+}
+
+/** A stored document as the engine-neutral record (every field of ../contentRecord). */
 export function toContentRecord(d: ContentDoc): ContentRecord {
-  return {
-    id: d._id.toHexString(),
-    slug: d.slug,
-    title: d.title,
-    description: d.description ?? null,
-    url: d.url,
-    tagSlugs: Array.isArray(d.tagSlugs) ? d.tagSlugs.filter((t): t is string => typeof t === 'string') : [],
-    groupId: hex(d.group),
-    channelId: hex(d.channel),
-    platformId: hex(d.platform),
-    status: d.status,
-    isActive: d.isActive !== false,
-    submittedBy: hex(d.submittedBy),
-    approvedAt: iso(d.approvedAt),
-    rejectionReason: d.rejectionReason ?? null,
-    thumbnailUrl: d.thumbnailUrl ?? null,
-    createdAt: d.createdAt.toISOString(),
-    updatedAt: d.updatedAt.toISOString(),
+  const record: Record<string, unknown> = {}
+  const doc = d as unknown as Record<string, never>
+  for (const name of CONTENT_FIELD_NAMES) {
+    const field = CONTENT_FIELDS[name]
+    record[name] = (DECODE[field.kind] as (v: unknown) => unknown)(doc[field.mongo])
   }
+  return record as ContentRecord
 }
 
 export function toTagRecord(d: TagDoc): TagRecord {
@@ -74,33 +73,29 @@ export function toTagRecord(d: TagDoc): TagRecord {
   }
 }
 
-/** A bulk-inserted content document (ids generated when absent). */
+/** A bulk-inserted content document (ids generated when absent): the inserted fields of ../contentRecord, and the URL key. */
 export function contentDocOf(
   r: NewContent,
   newId: () => ObjectId,
   oid: (hex: string) => ObjectId,
   urlKey: { key: string; ordinal: number },
 ): ContentDoc {
-  return {
-    _id: r.id ? oid(r.id) : newId(),
-    slug: r.slug,
-    title: r.title,
-    description: r.description,
-    url: r.url,
-    tagSlugs: r.tagSlugs,
-    group: r.groupId ? oid(r.groupId) : null,
-    channel: r.channelId ? oid(r.channelId) : null,
-    platform: r.platformId ? oid(r.platformId) : null,
-    status: r.status,
-    isActive: r.isActive,
-    submittedBy: r.submittedBy ? oid(r.submittedBy) : null,
-    approvedAt: r.approvedAt ? new Date(r.approvedAt) : null,
-    rejectionReason: r.rejectionReason,
-    urlKey: urlKey.key,
-    urlKeyOrdinal: urlKey.ordinal,
-    createdAt: new Date(r.createdAt),
-    updatedAt: new Date(r.updatedAt),
+  const encode: { [K in FieldKind]: (v: unknown) => StoredValue[K] } = {
+    id: (v) => (typeof v === 'string' && v ? oid(v) : newId()),
+    text: (v) => v as string,
+    optionalText: (v) => (v as string | null | undefined) ?? null,
+    list: (v) => v,
+    ref: (v) => (typeof v === 'string' && v ? oid(v) : null),
+    flag: (v) => Boolean(v),
+    instant: (v) => new Date(v as string),
+    optionalInstant: (v) => (v ? new Date(v as string) : null),
   }
+  const doc: Record<string, unknown> = {}
+  for (const name of INSERTED_FIELD_NAMES) {
+    const field = CONTENT_FIELDS[name]
+    doc[field.mongo] = encode[field.kind]((r as Record<string, unknown>)[name])
+  }
+  return { ...doc, urlKey: urlKey.key, urlKeyOrdinal: urlKey.ordinal } as ContentDoc
 }
 
 export function tagDocOf(r: NewTag, newId: () => ObjectId, oid: (hex: string) => ObjectId): TagDoc {

@@ -13,6 +13,7 @@ import type { Payload } from 'payload'
 
 import { TEXT_WEIGHTS } from '../searchTerms'
 import { logger } from '../../logging'
+import { LIST_INDEX_KEYS } from './contentQueries'
 import { serverCode } from './driverErrors'
 import { collectionName } from './native'
 
@@ -38,9 +39,9 @@ export function serviceIndexes(content: string): IndexPlan[] {
       // Every list's sort from an index (test/db/mongoQueries.test.ts reads each query shape
       // against this list): (status, isActive) lead, each under a point condition (./contentQueries);
       // the title last, so a short-term search tests it on the keys it walks in order.
-      { key: { status: 1, isActive: 1, approvedAt: -1, _id: -1, title: 1 }, name: 'raw_content_list' },
-      { key: { status: 1, isActive: 1, title: 1, _id: 1 }, name: 'raw_content_alpha' },
-      { key: { status: 1, isActive: 1, createdAt: -1, _id: -1, title: 1 }, name: 'raw_content_submitted' },
+      { key: { ...LIST_INDEX_KEYS.raw_content_list }, name: 'raw_content_list' },
+      { key: { ...LIST_INDEX_KEYS.raw_content_alpha }, name: 'raw_content_alpha' },
+      { key: { ...LIST_INDEX_KEYS.raw_content_submitted }, name: 'raw_content_submitted' },
       { key: { tagSlugs: 1, status: 1, isActive: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_tags' },
       { key: { group: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_group_list' },
       { key: { channel: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_channel_list' },
@@ -103,7 +104,31 @@ function isOurOlderVersion(old: Document, index: IndexDescription & { name: stri
   return sameKeys(old.key, index.key) && old.name !== defaultName(old.key)
 }
 
-/** One index; a changed definition under the same name (or same keys) is migrated. */
+const sorted = (d: unknown) => JSON.stringify(Object.entries((d ?? {}) as Document).sort(([a], [b]) => a.localeCompare(b)))
+
+/**
+ * An existing index that already is `index` under another name: the same key pattern (a text
+ * index: the same fields, weights and language) and the same options. Kept as it is: rebuilding
+ * it only to rename it would take minutes at a million documents, and the lists hint by key
+ * pattern, not by name (./contentQueries).
+ */
+function sameDefinition(old: Document, index: IndexDescription): boolean {
+  if (typeof old.key !== 'object' || old.key === null) return false
+  if (isText(index)) {
+    if (!('_fts' in old.key)) return false
+    const fields = Object.fromEntries(Object.keys(index.key).map((f) => [f, 1]))
+    return sorted(old.weights) === sorted(index.weights ?? fields) && (old.default_language ?? 'english') === (index.default_language ?? 'english')
+  }
+  return (
+    sameKeys(old.key, index.key) &&
+    Boolean(old.unique) === Boolean(index.unique) &&
+    Boolean(old.sparse) === Boolean(index.sparse) &&
+    old.expireAfterSeconds === index.expireAfterSeconds &&
+    JSON.stringify(old.partialFilterExpression) === JSON.stringify(index.partialFilterExpression)
+  )
+}
+
+/** One index; a changed definition under the same name (or same keys) is migrated; the same definition under another name is kept. */
 export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Promise<void> {
   const coll = db.collection(collection)
   try {
@@ -113,6 +138,11 @@ export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Pro
     try {
       // The existing index with this name, or (text indexes: one per collection) any text index.
       const existing = await coll.listIndexes().toArray()
+      const same = existing.find((old) => old.name !== index.name && sameDefinition(old, index))
+      if (same) {
+        logger().info({ collection, kept: same.name, wanted: index.name }, 'mongo.index_kept')
+        return
+      }
       for (const old of existing) {
         if (!isOurOlderVersion(old, index)) continue
         await coll.dropIndex(String(old.name))

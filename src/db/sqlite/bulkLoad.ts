@@ -13,7 +13,7 @@
  */
 import type { BulkProgress, NewContent } from '../contentTypes'
 import { hexIdFactory } from '../ids'
-import { urlKeyOf } from '../../urlNormalize'
+import { contentInsertArgs, contentInsertSql } from './contentRows'
 import { connection, withBulkCache } from './connection'
 import { FTS_TABLE, HIDDEN_FTS_TABLE, PUBLIC_ROW } from './contentSchema'
 import { TABLES } from './tables'
@@ -28,12 +28,7 @@ export function bulkLoadContent(file: string, batches: Iterable<NewContent[]>, p
   return withBulkCache(file, () => {
     const db = connection(file)
     // Copies of a URL already present are numbered after it, as insertContent numbers them.
-    const insert = db.prepare(
-      `INSERT INTO ${CONTENT} (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
-         is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at, url_key, url_key_ordinal)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?17,
-         (SELECT coalesce(max(url_key_ordinal) + 1, 0) FROM ${CONTENT} WHERE url_key = ?17))`,
-    )
+    const insert = db.prepare(contentInsertSql(CONTENT))
     const nextId = hexIdFactory()
     db.exec('BEGIN IMMEDIATE')
     try {
@@ -50,11 +45,7 @@ export function bulkLoadContent(file: string, batches: Iterable<NewContent[]>, p
       let done = 0
       for (const batch of batches) {
         for (const r of batch) {
-          insert.run(
-            r.id ?? nextId(), r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
-            r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
-            r.rejectionReason, r.createdAt, r.updatedAt, urlKeyOf(r.url),
-          )
+          insert.run(...contentInsertArgs(r, r.id ?? nextId()))
         }
         done += batch.length
         progress?.rows(done)

@@ -29,48 +29,12 @@ import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { TABLES } from './tables'
 import { backfillUrlKeysSqlite } from './urlKeys'
-import { urlKeyOf } from '../../urlNormalize'
+import { CONTENT_COLUMNS, contentInsertArgs, contentInsertSql, type Row, toRecord } from './contentRows'
 
 const CONTENT = TABLES.content
 const TAGS = TABLES.tags
 
-const COLUMNS = `c.id, c.slug, c.title, c.description, c.url, c.tag_slugs, c.group_id, c.channel_id, c.platform_id,
-  c.status, c.is_active, c.submitted_by_id, c.approved_at, c.rejection_reason, c.created_at, c.updated_at,
-  c.thumbnail_url`
-
-type Row = unknown[]
-
-function parseTags(raw: unknown): string[] {
-  if (typeof raw !== 'string') return []
-  try {
-    const v = JSON.parse(raw)
-    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []
-  } catch {
-    return []
-  }
-}
-
-function toRecord(r: Row): ContentRecord {
-  return {
-    id: r[0] as string,
-    slug: r[1] as string,
-    title: r[2] as string,
-    description: (r[3] as string | null) ?? null,
-    url: r[4] as string,
-    tagSlugs: parseTags(r[5]),
-    groupId: (r[6] as string | null) ?? null,
-    channelId: (r[7] as string | null) ?? null,
-    platformId: (r[8] as string | null) ?? null,
-    status: r[9] as ContentRecord['status'],
-    isActive: Number(r[10]) === 1,
-    submittedBy: (r[11] as string | null) ?? null,
-    approvedAt: (r[12] as string | null) ?? null,
-    rejectionReason: (r[13] as string | null) ?? null,
-    createdAt: r[14] as string,
-    updatedAt: r[15] as string,
-    thumbnailUrl: (r[16] as string | null) ?? null,
-  }
-}
+const COLUMNS = CONTENT_COLUMNS
 
 /** A rename here is one transaction: no item ever holds a slug that is not a tag's. */
 const NO_HIDDEN_SLUGS: ReadonlySet<string> = new Set()
@@ -392,12 +356,7 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
       withBulkCache(file, () => {
         const db = connection(file)
         // Copies of a URL already present are numbered after it, as the backfill numbers legacy ones.
-        const insert = db.prepare(
-          `INSERT INTO ${CONTENT} (id, slug, title, description, url, tag_slugs, group_id, channel_id, platform_id, status,
-             is_active, submitted_by_id, approved_at, rejection_reason, created_at, updated_at, url_key, url_key_ordinal)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?17,
-             (SELECT coalesce(max(url_key_ordinal) + 1, 0) FROM ${CONTENT} WHERE url_key = ?17))`,
-        )
+        const insert = db.prepare(contentInsertSql(CONTENT))
         // Each item claims its slug (global across tags, content and surfaces) in the same transaction.
         const claim = db.prepare(CLAIM_SLUG)
         const nextId = hexIdFactory()
@@ -407,11 +366,7 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
           db.transaction((chunk: NewContent[]) => {
             for (const r of chunk) {
               const id = r.id ?? nextId()
-              insert.run(
-                id, r.slug, r.title, r.description, r.url, JSON.stringify(r.tagSlugs), r.groupId,
-                r.channelId, r.platformId, r.status, r.isActive ? 1 : 0, r.submittedBy, r.approvedAt,
-                r.rejectionReason, r.createdAt, r.updatedAt, urlKeyOf(r.url),
-              )
+              insert.run(...contentInsertArgs(r, id))
               claim.run(nextId(), r.slug, 'content', id)
             }
           }).immediate(rows.slice(i, i + CHUNK))

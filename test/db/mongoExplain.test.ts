@@ -1,0 +1,53 @@
+/**
+ * MongoDB only (`npm run test:mongo`, a real replica set): every list query's winning plan walks an
+ * index in the order it answers, with no blocking SORT stage (a SORT_MERGE of ordered scans is
+ * fine), as test/db/mongoQueries.test.ts reads it from the index list. Text searches sort their
+ * matches by nature and are left out. On SQLite this file has nothing to check (its indexes are
+ * held by test/db/migrations.test.ts and the benchmarks).
+ */
+import type { Document } from 'mongodb'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { getConfig } from '../../src/config'
+import { testApp, type TestApp } from '../support/app'
+import { listShapes } from '../support/listShapes'
+
+/** Every stage name in an explain's winning plan, in either plan format (classic or SBE's `queryPlan`). */
+function stagesOf(plan: unknown, out: string[] = []): string[] {
+  if (Array.isArray(plan)) for (const p of plan) stagesOf(p, out)
+  else if (plan && typeof plan === 'object') {
+    const stage = (plan as { stage?: unknown }).stage
+    if (typeof stage === 'string') out.push(stage)
+    for (const [key, value] of Object.entries(plan)) if (key !== 'rejectedPlans') stagesOf(value, out)
+  }
+  return out
+}
+
+describe.runIf(getConfig().database.engine === 'mongodb')('every list query is index-ordered on a real server (MongoDB explain)', () => {
+  let app: TestApp
+  let queries: typeof import('../../src/db/mongo/contentQueries')
+  let native: typeof import('../../src/db/mongo/native')
+
+  beforeAll(async () => {
+    app = await testApp()
+    queries = await import('../../src/db/mongo/contentQueries')
+    native = await import('../../src/db/mongo/native')
+  }, 120_000)
+
+  for (const shape of listShapes())
+    it(`${shape.name}: no blocking SORT in any sort's winning plan`, async () => {
+      const content = native.payloadCollection<Document>(app.payload, 'content')
+      for (const query of shape.queries) {
+        if (queries.textMode(query) === 'index') continue
+        const hint = queries.contentHint(query)
+        const explain = await content
+          .find(queries.contentFilter(query) as Document, { projection: queries.contentProjection(query), ...(hint ? { hint } : {}) })
+          .sort(queries.contentSort(query))
+          .limit(query.limit)
+          .explain('queryPlanner')
+        const winning = (explain.queryPlanner as Document).winningPlan
+        expect(stagesOf(winning), `${shape.name} / ${query.sort}`).not.toContain('SORT')
+      }
+    })
+})
+
