@@ -59,7 +59,7 @@ function writerProcess(file: string, id: string, writes: number, gapMs: number):
   return { commits, started }
 }
 
-describe.runIf(sqlite)('freshness across processes', () => {
+describe.runIf(sqlite)('freshness across processes (SQLite: counters read after each write and every few milliseconds; MongoDB\'s is its change stream\'s delivery, docs/mongodb.md)', () => {
   it(`another process's commits are seen within ${BOUND_MS} ms (median), each within 250 ms`, async () => {
     const item = await content(app.payload, { title: 'Bound item' })
     const file = path.resolve(root, sqliteFileOf(getConfig().database.uri))

@@ -141,7 +141,7 @@ describe('search through the API means the same', () => {
 
   // SQLite only: the FTS5 table an older build made (no '_' inside words, unweighted rank).
   it.skipIf(getConfig().database.engine !== 'sqlite')(
-    "a text index made with other settings stops the start, named; its migration rebuilds it with today's meaning",
+    "SQLite: an FTS5 text index made with other settings stops the start, named; its migration rebuilds it with today's meaning",
     async () => {
       const db = connection(sqliteFileOf(getConfig().database.uri))
       db.exec('DROP TABLE raw_content_fts')

@@ -97,7 +97,7 @@ const start = (file: string) =>
     return s
   })
 
-describe.runIf(sqlite)('a database made by the release before migrations', () => {
+describe.runIf(sqlite)('a SQLite database made by the release before migrations', () => {
   let file: string
   let before: Record<string, unknown[]>
   let server: ServerProcess
@@ -176,7 +176,7 @@ describe.runIf(sqlite)('a database made by the release before migrations', () =>
   }, 120_000)
 })
 
-describe.runIf(sqlite)('a pushed database whose schema is not the release\'s', () => {
+describe.runIf(sqlite)('a pushed SQLite database whose schema is not the release\'s', () => {
   it('differences are named: a missing column, an extra table', async () => {
     const file = fixtureCopy('older.db')
     const db = new Database(file)
@@ -207,7 +207,7 @@ describe.runIf(sqlite)('a pushed database whose schema is not the release\'s', (
   }, 120_000)
 })
 
-describe.runIf(sqlite)('a release database holding a slug twice across tags, content and surfaces', () => {
+describe.runIf(sqlite)('a SQLite release database holding a slug twice across tags, content and surfaces', () => {
   let file: string
   let server: ServerProcess
   let itemId: string

@@ -43,7 +43,7 @@ async function lagMax(): Promise<number> {
   return Number(line?.split(' ')[1]) * 1000
 }
 
-describe.runIf(sqlite)(`a write, then a search, at ${SIZE.toLocaleString('en')} items, in a server process`, () => {
+describe.runIf(sqlite)(`a write, then a search, at ${SIZE.toLocaleString('en')} items, in a server process (SQLite: the search corpus in memory)`, () => {
   beforeAll(async () => {
     const app = await testApp()
     await seedDemo(app.payload)
