@@ -2,10 +2,13 @@ import type { CollectionConfig } from 'payload'
 
 import { taxonomyAccess } from '../access/collectionAccess'
 import { domainWriteHooks } from './hooks/domainWrites'
+import { siblingListHook } from './hooks/siblingLists'
 import { renameOnlyGuard } from './hooks/workflowFields'
 import { colorField, displayOrderField, isActiveField, labelField, slugField } from './taxonomyFields'
 
 /** Groups within a surface; the slug is unique per surface (composite unique index). */
+const taxonomyWrites = domainWriteHooks('taxonomy')
+
 export const Groups: CollectionConfig = {
   slug: 'groups',
   admin: {
@@ -17,7 +20,11 @@ export const Groups: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   indexes: [{ fields: ['surface', 'slug'], unique: true }],
-  hooks: { beforeChange: [renameOnlyGuard('group')], ...domainWriteHooks('taxonomy') },
+  hooks: {
+    beforeChange: [renameOnlyGuard('group')],
+    afterChange: [siblingListHook('groups', 'surface'), ...taxonomyWrites.afterChange],
+    afterDelete: taxonomyWrites.afterDelete,
+  },
   fields: [
     { name: 'surface', type: 'relationship', relationTo: 'surfaces', required: true, index: true },
     slugField({ unique: false }),

@@ -3,6 +3,7 @@ import type { CollectionConfig } from 'payload'
 import { taxonomyAccess } from '../access/collectionAccess'
 import { domainWriteHooks } from './hooks/domainWrites'
 import { claimSlug } from './hooks/slugClaims'
+import { siblingListHook } from './hooks/siblingLists'
 import { renameOnlyGuard } from './hooks/workflowFields'
 import { browseModeField, colorField, displayOrderField, isActiveField, labelField, routePrefixField, slugField } from './taxonomyFields'
 
@@ -20,7 +21,11 @@ export const Surfaces: CollectionConfig = {
   access: taxonomyAccess,
   defaultSort: 'displayOrder',
   // The slug is claimed among tags, content and surfaces in the write's transaction (global uniqueness).
-  hooks: { beforeChange: [renameOnlyGuard('surface')], afterChange: [claimSlug('surface'), ...taxonomyWrites.afterChange], afterDelete: taxonomyWrites.afterDelete },
+  hooks: {
+    beforeChange: [renameOnlyGuard('surface')],
+    afterChange: [claimSlug('surface'), siblingListHook('surfaces'), ...taxonomyWrites.afterChange],
+    afterDelete: taxonomyWrites.afterDelete,
+  },
   fields: [
     slugField({ unique: true }),
     labelField,

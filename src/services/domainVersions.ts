@@ -35,3 +35,8 @@ export function domainsVersion(payload: Payload, domains: readonly Domain[]): st
 export function noteDomainWrite(req: PayloadRequest, domain: Domain, rows?: readonly string[]): Promise<void> {
   return engine().noteDomainWrite(req, domain, rows)
 }
+
+/** A save in `req` adds a child to a sibling list a reorder checks (the engine's guard, written in the save's transaction). */
+export function noteSiblingWrite(req: PayloadRequest, collection: string, parentField?: string, parentId?: string | null): Promise<void> {
+  return engine().noteSiblingWrite(req, collection, parentField, parentId)
+}

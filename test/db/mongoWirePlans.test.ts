@@ -85,9 +85,9 @@ const cases = (): Case[] => [
     writes: ['update surfaces', 'delete slug-claims', 'insert slug-claims', 'insert moderation-events'],
   },
   {
-    name: 'taxonomy reorder (the children read and checked, then each order)',
+    name: 'taxonomy reorder (the list guard written, the children read and checked, then each order)',
     plan: () => plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [B, A], at }),
-    writes: ['find groups', 'update groups', 'update groups'],
+    writes: ['update raw_sibling_guards', 'find groups', 'update groups', 'update groups'],
     reads: (c) => (c.name === 'find' && c.body.find === 'groups' ? cursorReply('wire.groups', [{ _id: new ObjectId(A) }, { _id: new ObjectId(B) }]) : undefined),
   },
   {
@@ -241,6 +241,43 @@ describe('a guard that no longer holds', () => {
     const result = await engine.engine().applyPlan(payload, plans.tagRenamePlan(A, { oldSlug: 'ml', newSlug: 'machine-learning', actorId: A, at }))
     expect(result.outcome).toBe('taken')
     expect(server.named('commitTransaction')).toHaveLength(0)
+  })
+})
+
+describe('a reorder against a sibling inserted meanwhile (src/db/mongo/siblingGuards.ts)', () => {
+  it("writes the list's guard first; when an insert's transaction took it (WriteConflict), runs again and finds the new sibling: mismatch", async () => {
+    const C = '65a1b2c3d4e5f60718293a4d'
+    let conflicts = 1
+    let children = [A, B]
+    script = (c) => {
+      if (c.name === 'update' && c.body.update === 'raw_sibling_guards' && conflicts-- > 0) {
+        // The insert committed meanwhile: the next read shows it.
+        children = [A, B, C]
+        return serverError(112, 'WriteConflict', ['TransientTransactionError'])
+      }
+      if (c.name === 'find' && c.body.find === 'groups') return cursorReply('wire.groups', children.map((id) => ({ _id: new ObjectId(id) })))
+      return undefined
+    }
+    const result = await engine.engine().applyPlan(payload, plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [B, A], at }))
+    expect(result).toMatchObject({ outcome: 'mismatch', actual: [A, B, C] })
+    const guards = server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
+    expect(guards).toHaveLength(2)
+    expect((guards[0]!.body.updates as Document[])[0]).toMatchObject({ q: { _id: `groups|surface|${A}` }, u: { $inc: { writes: 1 } }, upsert: true })
+    expect(server.named('commitTransaction')).toHaveLength(0)
+  })
+
+  it("a Payload save that adds a child writes the same guard in the save's own transaction", async () => {
+    const surface = new ObjectId(A)
+    script = (c) => (c.name === 'find' && c.body.find === 'surfaces' ? cursorReply('wire.surfaces', [{ _id: surface, slug: 's', label: 'S' }]) : undefined)
+    await payload
+      .create({ collection: 'groups', data: { surface: A, slug: `g-${Date.now()}`, label: 'G', color: '#336699' }, overrideAccess: true })
+      .catch(() => undefined)
+    const insert = server.sent.find((c) => c.name === 'insert' && c.body.insert === 'groups')
+    const guard = server.sent.find((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
+    expect(insert).toBeDefined()
+    expect(guard).toBeDefined()
+    expect((guard!.body.updates as Document[])[0]).toMatchObject({ q: { _id: `groups|surface|${A}` } })
+    expect(txOf(guard!)).toBe(txOf(insert!))
   })
 })
 

@@ -7,6 +7,7 @@ import { mongoOperations } from './operations'
 import { noteDomainWriteMongo } from './payloadTransactions'
 import { applyPlanMongo } from './planApplier'
 import { renameTagMongo } from './tagRename'
+import { noteSiblingWriteMongo } from './siblingGuards'
 import { hitRateLimitMongo } from './rateLimits'
 import { isTransient } from './retry'
 
@@ -21,4 +22,5 @@ export const mongoEngine: EngineOps = {
   startChangeFeed: startMongoChangeFeed,
   isTransient,
   noteDomainWrite: noteDomainWriteMongo,
+  noteSiblingWrite: noteSiblingWriteMongo,
 }

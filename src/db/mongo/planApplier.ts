@@ -27,6 +27,7 @@ import {
 } from '../writePlan'
 import { OUTBOX_COLLECTION, prepareOutbox } from './followUpOutbox'
 import { collectionName, nativeDb } from './native'
+import { guardKeyOfWhere, touchSiblingGuard } from './siblingGuards'
 import { inTransaction } from './transaction'
 
 /** The driver collection behind a target (Payload's name for its collections). */
@@ -106,6 +107,8 @@ async function runStep(payload: Payload, db: Db, session: ClientSession | undefi
       return r.matchedCount
     }
     case 'expectIds': {
+      // The list's guard first: an insert into it committing meanwhile conflicts with this transaction (./siblingGuards).
+      await touchSiblingGuard(db, guardKeyOfWhere(step.target, step.where), session)
       const docs = await collection.find(filterOf(step.where), { session, projection: { _id: 1 } }).toArray()
       const actual = docs.map((d) => String(hexOf(d._id)))
       if (!sameMembers(actual, step.ids)) throw new PlanStop(step.otherwise, actual)

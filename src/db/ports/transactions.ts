@@ -12,4 +12,11 @@ export type TransactionPort = {
    * generation once that transaction commits.
    */
   noteDomainWrite(req: PayloadRequest, domain: Domain, rows?: readonly string[]): Promise<void>
+  /**
+   * A save in `req` adds a child to the list of `collection` under `parentField` = `parentId` (none:
+   * the collection's top level), which a reorder checks: MongoDB writes the list's guard in the
+   * save's transaction, so a concurrent reorder conflicts instead of missing it; SQLite needs
+   * nothing (writers lock before they read).
+   */
+  noteSiblingWrite(req: PayloadRequest, collection: string, parentField?: string, parentId?: string | null): Promise<void>
 }

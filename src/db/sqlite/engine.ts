@@ -43,4 +43,6 @@ export const sqliteEngine: EngineOps = {
   isTransient: () => false,
   // The triggers moved the counters in the writing transaction; the gate's release reads them.
   noteDomainWrite: async () => undefined,
+  // A writer holds the write lock before it reads: a reorder sees every committed sibling.
+  noteSiblingWrite: async () => undefined,
 }
