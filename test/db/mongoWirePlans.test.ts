@@ -270,7 +270,7 @@ describe('a reorder against a sibling inserted meanwhile (src/db/mongo/siblingGu
     const surface = new ObjectId(A)
     script = (c) => (c.name === 'find' && c.body.find === 'surfaces' ? cursorReply('wire.surfaces', [{ _id: surface, slug: 's', label: 'S' }]) : undefined)
     await payload
-      .create({ collection: 'groups', data: { surface: A, slug: `g-${Date.now()}`, label: 'G', color: '#336699' }, overrideAccess: true })
+      .create({ collection: 'groups', data: { surface: A, slug: `g-${Date.now()}`, label: 'G', color: '#336699', displayOrder: 0, isActive: true }, overrideAccess: true })
       .catch(() => undefined)
     const insert = server.sent.find((c) => c.name === 'insert' && c.body.insert === 'groups')
     const guard = server.sent.find((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
