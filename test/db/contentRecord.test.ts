@@ -52,6 +52,17 @@ describe('the content record, defined once', () => {
     expect(named.filter((c) => !columns.includes(c))).toEqual([])
   })
 
+  it.runIf(getConfig().database.engine === 'sqlite')("the public lists' update trigger compares every field lists read (a new one needs a migration that re-creates it)", async () => {
+    const { connection, sqliteFileOf } = await import('../../src/db/sqlite/connection')
+    const { CONTENT_SHAPE_FIELDS } = await import('../../src/db/versionDomains')
+    const trigger = connection(sqliteFileOf(getConfig().database.uri))
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'raw_version_content_update_public'")
+      .get() as { sql: string } | undefined
+    expect(trigger).toBeDefined()
+    const uncompared = Object.values(CONTENT_SHAPE_FIELDS).filter((column) => !trigger!.sql.includes(`old.${column} IS NOT new.${column}`))
+    expect(uncompared).toEqual([])
+  })
+
   it('a row written by the store reads back, field for field (the one INSERT and the one decoding)', async () => {
     const { engine } = await import('../../src/db/engine')
     const store = engine().contentStore(app.payload)
