@@ -9,9 +9,8 @@
  *   wiring         src/startup/, src/seed/, src/jobs/  (start-up, demo seeding, follow-up runner)
  *   services       src/services/                   (business rules shared by /api/v1 and the admin panel)
  *   auth, db       src/auth/, access/, src/db/      (authorization and the database engines)
- *   platform       src/config/, src/logging.ts, src/errors.ts, src/events/, src/media/,
- *                  src/text.ts, src/urlPolicy.ts, src/slug.ts, src/entityTag.ts, src/metrics.ts,
- *                  src/serializedAnswer.ts, src/pagination.ts, src/urlNormalize.ts  (utilities)
+ *   platform       src/platform/                   (configuration, logging, errors, events, metrics, media
+ *                                                   checks, text and URL rules, pagination: utilities)
  *
  * A module may import its own layer and any layer below it, never one above.
  */
@@ -21,7 +20,7 @@ const WIRING = '^src/(startup|seed|jobs)/'
 const SERVICES = '^src/services/'
 const AUTH = '^(src/auth/|access/)'
 const DB = '^src/db/'
-const PLATFORM = '^src/(config/|events/|media/|logging[.]ts$|errors[.]ts$|text[.]ts$|urlPolicy[.]ts$|slug[.]ts$|entityTag[.]ts$|metrics[.]ts$|serializedAnswer[.]ts$|pagination[.]ts$|urlNormalize[.]ts$)'
+const PLATFORM = '^src/platform/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

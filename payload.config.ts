@@ -20,9 +20,9 @@ import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
 import { consoleEndpoints } from './endpoints/console'
-import { getConfig } from './src/config'
+import { getConfig } from './src/platform/config'
 import { engine } from './src/db/engine'
-import { logger } from './src/logging'
+import { logger } from './src/platform/logging'
 import { onStart } from './src/startup/startup'
 import { withRelationshipChecks } from './collections/relationshipChecks'
 import { restrictPayloadCollections } from './access/payloadCollections'
@@ -102,7 +102,7 @@ export default buildConfig({
   logger: logger(),
   // Payload logs every error a request raised at `error`, with its stack, unless named here.
   // These are the caller's mistakes (4xx): one info line with the message, no stack.
-  // (src/logging also downgrades any 4xx error that reaches the logger, should a bundler
+  // (src/platform/logging also downgrades any 4xx error that reaches the logger, should a bundler
   // rename the error classes these names match.)
   loggingLevels: {
     AuthenticationError: 'info',

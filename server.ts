@@ -8,7 +8,7 @@
  * first user request, run WEB_CONCURRENCY worker processes, stop gracefully on SIGTERM/SIGINT
  * and serve /metrics (src/server).
  */
-import { configOrExit } from './src/config'
+import { configOrExit } from './src/platform/config'
 
 ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
 
@@ -22,7 +22,7 @@ await runServer(config, async () => {
   const { getPayload } = await import('payload')
   const { serveApi, writeResult } = await import('./src/edge/nodeAdapter')
   const { NodeHeaderReader } = await import('./src/edge/headers')
-  const { logger } = await import('./src/logging')
+  const { logger } = await import('./src/platform/logging')
   const { dispatchApi } = await import('./endpoints')
   const { answerReference, isReferencePath } = await import('./endpoints/reference')
   const payloadConfig = (await import('./payload.config')).default

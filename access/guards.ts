@@ -2,7 +2,7 @@
  * Who a caller is and what it may do, as permission strings (never role names). The edge
  * (src/edge/bearer.ts) turns a request's token into an AuthUser; everything below sees only that.
  */
-import { ApiError, forbidden } from '../src/errors'
+import { ApiError, forbidden } from '../src/platform/errors'
 
 /** The caller as the API sees it: an id and the permissions its access token carries. */
 export type AuthUser = { id: string; permissions: string[] }

@@ -1,7 +1,7 @@
 /**
  * What one `request.completed` line costs in the production configuration (level info,
  * pino's buffered asynchronous destination), with and without the redaction paths
- * src/logging.ts sets, written to /dev/null so the disk is not measured. Production writes
+ * src/platform/logging.ts sets, written to /dev/null so the disk is not measured. Production writes
  * request.completed through logRequestCompleted: the fixed-shape line without redaction
  * (the second variant); free-form lines keep redaction (the first).
  * Run: npx tsx bench/logging.ts  (prints ns per line for each variant). The loop yields to the

@@ -2,8 +2,8 @@ import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
 import { globalWriteHook } from './hooks/domainWrites'
-import { TEXT_LIMITS, textValidator } from '../src/text'
-import { brandingUrlValidator, publicUrlValidator } from '../src/urlPolicy'
+import { TEXT_LIMITS, textValidator } from '../src/platform/text'
+import { brandingUrlValidator, publicUrlValidator } from '../src/platform/urlPolicy'
 import { COLOR_PICKER } from './taxonomyFields'
 
 /**

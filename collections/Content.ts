@@ -5,9 +5,9 @@ import type { Content as ContentDoc } from '../payload-types'
 import { contentWriteHooks } from './hooks/domainWrites'
 import { claimSlug } from './hooks/slugClaims'
 import { consoleContentRules, contentUrlKeyHook, deriveThumbnailUrl } from './hooks/content'
-import { slugProblem } from '../src/slug'
-import { TEXT_LIMITS, textValidator } from '../src/text'
-import { contentUrlValidator } from '../src/urlPolicy'
+import { slugProblem } from '../src/platform/slug'
+import { TEXT_LIMITS, textValidator } from '../src/platform/text'
+import { contentUrlValidator } from '../src/platform/urlPolicy'
 import { slugField } from './taxonomyFields'
 
 import { CONTENT_STATUSES } from '../src/db/contentTypes'
@@ -74,7 +74,7 @@ export const Content: CollectionConfig = {
     { name: 'title', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.title) },
     { name: 'description', type: 'textarea', validate: textValidator(TEXT_LIMITS.description) },
     { name: 'url', type: 'text', required: true, validate: contentUrlValidator },
-    // The normalised URL (src/urlNormalize.ts), set by the hook from `url`, never by a form.
+    // The normalised URL (src/platform/urlNormalize.ts), set by the hook from `url`, never by a form.
     // Unique with urlKeyOrdinal (0 for every new item; 1, 2, ... for copies from before the
     // rule) through the raw_content_url_key index (src/db).
     { name: 'urlKey', type: 'text', admin: { hidden: true, readOnly: true } },

@@ -3,7 +3,7 @@ import type { CollectionConfig } from 'payload'
 import { taxonomyAccess } from '../access/collectionAccess'
 import { domainWriteHooks } from './hooks/domainWrites'
 import { renameOnlyGuard } from './hooks/workflowFields'
-import { TEXT_LIMITS, textValidator } from '../src/text'
+import { TEXT_LIMITS, textValidator } from '../src/platform/text'
 import { colorField, labelField } from './taxonomyFields'
 
 export const Facets: CollectionConfig = {

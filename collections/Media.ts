@@ -1,11 +1,10 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
-import { UPLOAD_FILE_POLICY } from '../src/media/uploadFilePolicy.js'
+import { UPLOAD_FILE_POLICY } from '../src/platform/media/uploadFilePolicy.js'
 import { referencedWriteHooks } from './hooks/domainWrites'
-import { protectMediaInUseFromDelete, protectMediaInUseFromReplace, refuseUnsafeUploads } from './hooks/media'
-import { TEXT_LIMITS, textValidator } from '../src/text'
-import { noteStoredUpload, removeUnsavedUploadAfterError } from '../src/services/storedUploads'
+import { noteUploadedFile, protectMediaInUseFromDelete, protectMediaInUseFromReplace, refuseUnsafeUploads, removeFileOfFailedSave } from './hooks/media'
+import { TEXT_LIMITS, textValidator } from '../src/platform/text'
 
 /** Uploaded images: branding logo and icon, content thumbnails. Files are public once uploaded. */
 export const Media: CollectionConfig = {
@@ -32,8 +31,8 @@ export const Media: CollectionConfig = {
     beforeOperation: [refuseUnsafeUploads, protectMediaInUseFromReplace],
     beforeDelete: [protectMediaInUseFromDelete],
     // A save that fails after its file was written removes the file (src/services/storedUploads).
-    beforeChange: [noteStoredUpload],
-    afterError: [removeUnsavedUploadAfterError],
+    beforeChange: [noteUploadedFile],
+    afterError: [removeFileOfFailedSave],
   },
   fields: [{ name: 'alt', type: 'text', validate: textValidator(TEXT_LIMITS.alt) }],
 }

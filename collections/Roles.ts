@@ -5,7 +5,7 @@ import { permissionsOf } from '../access/userPermissions'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { actOnRoleProblem, grantorOfConsole, roleChangeProblem, throwIfRefusedInConsole } from '../src/services/grants'
 import { deleteProblem, protectedChangeProblem, type RoleDoc } from '../src/services/roles'
-import { TEXT_LIMITS, textValidator } from '../src/text'
+import { TEXT_LIMITS, textValidator } from '../src/platform/text'
 
 /**
  * Roles are data: named sets of permission strings, editable at runtime. The same rules as

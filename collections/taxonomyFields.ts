@@ -5,8 +5,8 @@
 import type { Field } from 'payload'
 
 import { BROWSE_MODES, ruleValidator } from '../src/services/taxonomyFields'
-import { validateSlugField } from '../src/slug'
-import { TEXT_LIMITS, textValidator } from '../src/text'
+import { validateSlugField } from '../src/platform/slug'
+import { TEXT_LIMITS, textValidator } from '../src/platform/text'
 
 /** The console's colour picker (a custom field component). */
 export const COLOR_PICKER = '/app/(payload)/admin/_components/ColorField#ColorField'
@@ -37,7 +37,7 @@ export function colorField(name: string, defaultValue = '#6b7280'): Field {
 
 export const displayOrderField: Field = { name: 'displayOrder', type: 'number', required: true, defaultValue: 0 }
 export const isActiveField: Field = { name: 'isActive', type: 'checkbox', defaultValue: true }
-/** Length in code points (src/text), as the API counts: no Payload maxLength (UTF-16 units). */
+/** Length in code points (src/platform/text), as the API counts: no Payload maxLength (UTF-16 units). */
 export const labelField = { name: 'label', type: 'text', required: true, validate: textValidator(TEXT_LIMITS.label) } satisfies Field
 
 export const routePrefixField: Field = {

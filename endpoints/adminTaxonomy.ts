@@ -10,8 +10,8 @@ import { z } from 'zod'
 
 import { consoleEndpoint } from '../src/edge/consoleEndpoint'
 import { parseWith } from '../src/edge/validation'
-import { ApiError } from '../src/errors'
-import { suggestSlug } from '../src/slug'
+import { ApiError } from '../src/platform/errors'
+import { suggestSlug } from '../src/platform/slug'
 import { createNode, type ReorderableKind, reorderChildren, updateNode } from '../src/services/taxonomyWrites'
 import { createBodies, reorderBody } from './taxonomyWrites'
 

@@ -1,5 +1,5 @@
 import { defineRoute } from '../src/edge/route'
-import { ApiError } from '../src/errors'
+import { ApiError } from '../src/platform/errors'
 import { databaseAnswers } from '../src/services/health'
 import { notReady } from '../src/startup/readiness'
 import { HealthStatus } from './dtos'

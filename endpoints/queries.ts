@@ -14,8 +14,8 @@ import { z } from 'zod'
 
 import { answering, problem } from '../src/edge/validation'
 import { MODERATION_ACTIONS, type ModerationAction } from '../src/db/moderationEventTypes'
-import { ApiError } from '../src/errors'
-import { type Page, pageValue } from '../src/pagination'
+import { ApiError } from '../src/platform/errors'
+import { type Page, pageValue } from '../src/platform/pagination'
 import {
   LIST_SORTS,
   type ListParams,
@@ -26,12 +26,12 @@ import {
   STATUS_FILTERS,
 } from '../src/services/contentQuery'
 import type { ModerationEventFilters } from '../src/services/moderationEvents'
-import { SLUG_PATTERN } from '../src/slug'
-import { hasControlCharacters, TEXT_LIMITS, textField, textLength } from '../src/text'
-import { urlKeyOf } from '../src/urlNormalize'
-import { isAbsoluteHttpUrl } from '../src/urlPolicy'
+import { SLUG_PATTERN } from '../src/platform/slug'
+import { hasControlCharacters, TEXT_LIMITS, textField, textLength } from '../src/platform/text'
+import { urlKeyOf } from '../src/platform/urlNormalize'
+import { isAbsoluteHttpUrl } from '../src/platform/urlPolicy'
 
-/** An offset or limit: text of digits, checked against the bounds configured now (src/pagination). */
+/** An offset or limit: text of digits, checked against the bounds configured now (src/platform/pagination). */
 const pageParameter = (name: keyof Page, description: string) =>
   z
     .string()

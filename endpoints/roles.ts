@@ -4,7 +4,7 @@ import { defineRoute } from '../src/edge/route'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { grantorWith } from '../src/services/grants'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
-import { TEXT_LIMITS, textField } from '../src/text'
+import { TEXT_LIMITS, textField } from '../src/platform/text'
 import { Deleted, RoleDto } from './dtos'
 
 const MANAGE = ['role.manage'] as const

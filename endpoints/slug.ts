@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { SLUG_ENTITIES, suggest } from '../src/slug'
-import { TEXT_LIMITS, textField } from '../src/text'
+import { SLUG_ENTITIES, suggest } from '../src/platform/slug'
+import { TEXT_LIMITS, textField } from '../src/platform/text'
 import { SlugSuggestion } from './dtos'
 
 const body = z.object({ value: textField(TEXT_LIMITS.slugValue, { min: 1 }), entity: z.enum(SLUG_ENTITIES) }).strict()

@@ -2,7 +2,7 @@
  * The SQLite file a maintenance command works on, from the same variables the server reads.
  * On MongoDB the command names the tool to use instead and exits 2.
  */
-import { resolveDatabaseUri } from '../src/config/databaseUri'
+import { resolveDatabaseUri } from '../src/platform/config/databaseUri'
 import { sqliteFileOf } from '../src/db/sqlite/connection'
 
 export function sqliteFileOrExit(command: string, mongoTool: string): string {

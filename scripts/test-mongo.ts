@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 
 import { MongoClient } from 'mongodb'
 
-import { engineOfUri, resolveDatabaseUri } from '../src/config/databaseUri'
+import { engineOfUri, resolveDatabaseUri } from '../src/platform/config/databaseUri'
 
 const problems: string[] = []
 const uri = resolveDatabaseUri(process.env as Record<string, string | undefined>, problems)

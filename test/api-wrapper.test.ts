@@ -3,9 +3,9 @@ import { z } from 'zod'
 
 import { parseWith } from '../src/edge/validation'
 import { wrap } from '../src/edge/wrap'
-import { resetConfig } from '../src/config'
+import { resetConfig } from '../src/platform/config'
 import { apiRequestFromFetch, toResponse } from '../src/edge/fetchAdapter'
-import { ApiError } from '../src/errors'
+import { ApiError } from '../src/platform/errors'
 import { testApp } from './support/app'
 
 /** Calls one wrapped handler with a real Request carrying this file's Payload instance. */

@@ -1,13 +1,13 @@
 /**
- * Cached answers kept as bytes (src/serializedAnswer): a hit on the list, an item, the catalog
+ * Cached answers kept as bytes (src/platform/serializedAnswer): a hit on the list, an item, the catalog
  * or /meta writes the kept bytes with only the per-request meta new, without serializing its
  * data again, in any coding; and a write (content, taxonomy or branding) makes the next read,
  * plain or compressed, fresh. Over real HTTP (the server server.ts runs).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
-import { registry } from '../src/metrics'
-import { answerSerializer } from '../src/serializedAnswer'
+import { registry } from '../src/platform/metrics'
+import { answerSerializer } from '../src/platform/serializedAnswer'
 import { listContent } from '../src/services/content'
 import { splitTerms } from '../src/services/contentQuery'
 import { content, taxonomy, tokenFor } from './content/helpers'

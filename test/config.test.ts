@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 
 import { MongoClient } from 'mongodb'
 
-import { ConfigError, parseConfig } from '../src/config'
-import { mongoUriFromParts } from '../src/config/databaseUri'
+import { ConfigError, parseConfig } from '../src/platform/config'
+import { mongoUriFromParts } from '../src/platform/config/databaseUri'
 
 const strong = (c: string) => c.repeat(40)
 const prod = {

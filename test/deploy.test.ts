@@ -12,7 +12,7 @@ import { MongoClient } from 'mongodb'
 import { describe, expect, it } from 'vitest'
 
 import { serverNodeFlags } from '../scripts/serverCommand.mjs'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/platform/config'
 
 const root = path.resolve(import.meta.dirname, '..')
 /** A JSON file of the project (package.json, package-lock.json), parsed. */

@@ -8,10 +8,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../src/config'
+import { getConfig } from '../src/platform/config'
 import { generation } from '../src/db/generations'
 import type { Domain } from '../src/db/versionDomains'
-import { registry } from '../src/metrics'
+import { registry } from '../src/platform/metrics'
 import { connection, sqliteFileOf } from '../src/db/sqlite/connection'
 import { freshIp } from './auth/helpers'
 import { content, taxonomy, tokenFor } from './content/helpers'

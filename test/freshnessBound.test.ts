@@ -10,7 +10,7 @@ import path from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../src/config'
+import { getConfig } from '../src/platform/config'
 import { generation } from '../src/db/engine'
 import { sqliteFileOf } from '../src/db/sqlite/connection'
 import { content } from './content/helpers'

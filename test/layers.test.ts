@@ -34,9 +34,9 @@ describe('layers', () => {
       'src/services/usesStartup.ts': "import { onStart } from '../startup/startup'\nexport const s = onStart\n",
       'src/startup/startup.ts': 'export const onStart = () => undefined\n',
       'src/db/store.ts': "import { list } from '../services/list'\nexport const store = list\n",
-      'src/config/index.ts': "import { store } from '../db/store'\nexport const config = store\n",
-      'src/events/a.ts': "import { b } from './b'\nexport const a = () => b\n",
-      'src/events/b.ts': "import { a } from './a'\nexport const b = () => a\n",
+      'src/platform/config/index.ts': "import { store } from '../../db/store'\nexport const config = store\n",
+      'src/platform/events/a.ts': "import { b } from './b'\nexport const a = () => b\n",
+      'src/platform/events/b.ts': "import { a } from './a'\nexport const b = () => a\n",
       'endpoints/health.ts': "import { store } from '../src/db/store'\nexport const handler = store\n",
     }
     for (const [file, text] of Object.entries(files)) {
@@ -64,9 +64,9 @@ describe('layers', () => {
         'src-not-to-entry-points: src/services/usesEndpoint.ts → endpoints/health.ts',
         'services-not-to-wiring: src/services/usesStartup.ts → src/startup/startup.ts',
         'db-not-up: src/db/store.ts → src/services/list.ts',
-        'platform-not-up: src/config/index.ts → src/db/store.ts',
+        'platform-not-up: src/platform/config/index.ts → src/db/store.ts',
         'routes-not-to-db: endpoints/health.ts → src/db/store.ts',
-        'no-circular: src/events',
+        'no-circular: src/platform/events',
       ].sort(),
     )
   })

@@ -1,5 +1,5 @@
 /**
- * How a process hands its log lines to the shared stdout (src/logging): whole lines of ASCII
+ * How a process hands its log lines to the shared stdout (src/platform/logging): whole lines of ASCII
  * text (other characters as JSON escapes), in pieces of at most 4,096 bytes (PIPE_BUF) on a pipe,
  * so no other process's write can land inside one (a line longer than that goes alone), and of
  * up to 64 KiB to a regular file, which keeps any write whole.
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { asciiOnly, linePieces } from '../src/logging'
+import { asciiOnly, linePieces } from '../src/platform/logging'
 
 const line = (n: number, fill = 'x') => `{"n":${n},"v":"${fill.repeat(150)}"}\n`
 

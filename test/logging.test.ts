@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { logger, logRequestCompleted, type RequestCompleted } from '../src/logging'
+import { logger, logRequestCompleted, type RequestCompleted } from '../src/platform/logging'
 import { testApp } from './support/app'
 
 describe('structured logs', () => {

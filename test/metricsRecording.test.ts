@@ -9,12 +9,12 @@
 import client, { AggregatorRegistry, Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
 
-import { cacheCounter, observeRequest, registry } from '../src/metrics'
+import { cacheCounter, observeRequest, registry } from '../src/platform/metrics'
 
 const BOUNDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const NAMES = ['http_requests_total', 'http_request_duration_seconds']
 
-// The metrics as src/metrics.ts defined them with prom-client's classes.
+// The metrics as src/platform/metrics.ts defined them with prom-client's classes.
 const reference = new Registry()
 const refRequests = new client.Counter({
   name: 'http_requests_total',

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../endpoints'
-import { getConfig } from '../src/config'
+import { getConfig } from '../src/platform/config'
 import { serveApi } from '../src/edge/nodeAdapter'
 import { createAppServer } from '../src/edge/nodeServer'
 import { testApp } from './support/app'

@@ -6,9 +6,9 @@
 import type { CollectionBeforeChangeHook } from 'payload'
 
 import { permissionsOf } from '../../access/userPermissions'
-import { ApiError } from '../../src/errors'
-import { assertSlug } from '../../src/slug'
-import { urlKeyOf } from '../../src/urlNormalize'
+import { ApiError } from '../../src/platform/errors'
+import { assertSlug } from '../../src/platform/slug'
+import { urlKeyOf } from '../../src/platform/urlNormalize'
 import { submissionsOpen } from '../../src/services/branding'
 import { assertUrlFree } from '../../src/services/contentDuplicates'
 import {

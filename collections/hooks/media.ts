@@ -4,13 +4,22 @@
  */
 import { readFile } from 'node:fs/promises'
 
-import { APIError, type CollectionBeforeDeleteHook, type CollectionBeforeOperationHook, ValidationError, type Where } from 'payload'
+import {
+  APIError,
+  type CollectionAfterErrorHook,
+  type CollectionBeforeChangeHook,
+  type CollectionBeforeDeleteHook,
+  type CollectionBeforeOperationHook,
+  ValidationError,
+  type Where,
+} from 'payload'
 
-import { uploadProblem } from '../../src/media/uploadChecks'
+import { uploadProblem } from '../../src/platform/media/uploadChecks'
 import { mediaUses } from '../../src/services/mediaInUse'
+import { noteStoredUpload, removeUnsavedUpload } from '../../src/services/storedUploads'
 
 /**
- * A file that may not be stored (src/media/uploadChecks: a name with control characters, an
+ * A file that may not be stored (src/platform/media/uploadChecks: a name with control characters, an
  * SVG in any encoding but UTF-8) is a 400 naming the field, before Payload writes anything.
  */
 export const refuseUnsafeUploads: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
@@ -48,4 +57,15 @@ export const protectMediaInUseFromReplace: CollectionBeforeOperationHook = async
     if (uses.length > 0) throw inUse(uses, 'its file cannot be replaced')
   }
   return args
+}
+
+/** beforeChange: a save that writes a new file names it (src/services/storedUploads), before Payload writes it. */
+export const noteUploadedFile: CollectionBeforeChangeHook = ({ data, req }) => {
+  if (req.file) noteStoredUpload(req.context, data.filename)
+  return data
+}
+
+/** afterError (Payload REST, the admin panel's uploads): a failed save leaves no file behind. */
+export const removeFileOfFailedSave: CollectionAfterErrorHook = async ({ context, req }) => {
+  await removeUnsavedUpload(req.payload, context)
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { jwtVerify, SignJWT } from 'jose'
 
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 
 export type AccessClaims = { sub: string; permissions: string[]; jti: string; iat: number; exp: number }
 

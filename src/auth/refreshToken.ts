@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto'
 
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 
 /** An opaque refresh token: 32 random bytes, base64url. Only its keyed hash is stored. */
 export function newRefreshToken(): string {

@@ -4,7 +4,7 @@
  * letters, digits, `_`, `.` and `-`. Lower-casing first makes `Admin` the same name as
  * `admin`, so the unique index refuses the variant.
  */
-import { TEXT_LIMITS } from '../text'
+import { TEXT_LIMITS } from '../platform/text'
 
 export const USERNAME_PATTERN = new RegExp(`^[a-z0-9_.-]{3,${TEXT_LIMITS.username}}$`)
 export const USERNAME_RULE = `letters, digits, _ . - (3 to ${TEXT_LIMITS.username})`

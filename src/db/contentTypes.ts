@@ -39,7 +39,7 @@ export type ContentFilter = {
   platformIds?: string[]
   /** ISO timestamp: approvedAt >= this. */
   approvedSince?: string
-  /** The normalised URL (src/urlNormalize.ts): items stored under this key. */
+  /** The normalised URL (src/platform/urlNormalize.ts): items stored under this key. */
   urlKey?: string
   /** The submitter's user id (the moderation queue). */
   submittedBy?: string

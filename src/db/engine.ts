@@ -11,8 +11,8 @@
  */
 import type { Payload } from 'payload'
 
-import { configuredEngine } from '../config'
-import { timedMethods } from '../metrics'
+import { configuredEngine } from '../platform/config'
+import { timedMethods } from '../platform/metrics'
 import type { ContentStore } from './contentTypes'
 import type { Engine, EngineOps } from './engineOps'
 import { stopChangeFeed, useChangeFeed } from './generations'
@@ -56,7 +56,7 @@ function withOneStorePerPayload(ops: EngineOps): EngineOps {
     contentStore(payload: Payload) {
       let store = stores.get(payload.db)
       if (!store) {
-        // Every store call is timed (db_operation_duration_seconds, src/metrics).
+        // Every store call is timed (db_operation_duration_seconds, src/platform/metrics).
         store = timedMethods(ops.contentStore(payload))
         stores.set(payload.db, store)
       }

@@ -9,7 +9,7 @@
  */
 import type { Migration, Payload } from 'payload'
 
-import { logger } from '../logging'
+import { logger } from '../platform/logging'
 
 /** A migration as `payload migrate:create` lists it in its folder's index.ts. */
 export type MigrationFile = { name: string; up: (args: never) => Promise<void>; down: (args: never) => Promise<void> }

@@ -4,7 +4,7 @@
  * generation once per request (a memory read) and passes it in; a value cached under an older
  * generation is never served, so no write path has anything to invalidate.
  */
-import { cacheCounter, type CacheCounter } from '../metrics'
+import { cacheCounter, type CacheCounter } from '../platform/metrics'
 
 /** Many values per version (list pages, totals, ranked orders, word scores), least recent evicted. */
 export class VersionedCache<T> {
@@ -20,7 +20,7 @@ export class VersionedCache<T> {
   private readonly lookups: CacheCounter
 
   /**
-   * `name` labels its hit and miss counters (cache_lookups_total, src/metrics). At most
+   * `name` labels its hit and miss counters (cache_lookups_total, src/platform/metrics). At most
    * maxEntries values, and at most maxWeight in total as `weigh` counts it. `keepOnSecondAsk`
    * keeps a value only when its key is asked again, or was kept at the version before (a long
    * tail of one-off keys, such as new text searches, would otherwise fill the cache with values

@@ -8,7 +8,7 @@
  */
 import { type AuthMode, type AuthUser, callerOf, type SubjectCheck } from '../../access/guards'
 import { verifyAccessToken } from '../auth/accessToken'
-import { ApiError } from '../errors'
+import { ApiError } from '../platform/errors'
 
 /** The token of an `Authorization: Bearer …` value: undefined when absent, null when malformed. */
 function bearerToken(header: string | null): string | null | undefined {

@@ -12,9 +12,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import { getConfig } from '../config'
-import { bodyTooLarge } from '../errors'
-import { logger } from '../logging'
+import { getConfig } from '../platform/config'
+import { bodyTooLarge } from '../platform/errors'
+import { logger } from '../platform/logging'
 import { writeRefusal } from './refusal'
 
 /** The limit that applies to a body of this Content-Type. */

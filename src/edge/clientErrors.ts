@@ -8,8 +8,8 @@
 import type { Socket } from 'node:net'
 
 import { fastUlid } from './requestId'
-import type { FieldProblem } from '../errors'
-import { logger } from '../logging'
+import type { FieldProblem } from '../platform/errors'
+import { logger } from '../platform/logging'
 import { SECURITY_HEADER_LINES } from './securityHeadersNode'
 
 type Refusal = { status: number; reason: string; message: string; problem: FieldProblem; msg: string; code?: string }

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net'
 
-import { getConfig, type AppConfig, type TrustProxy } from '../config'
+import { getConfig, type AppConfig, type TrustProxy } from '../platform/config'
 import type { HeaderReader } from './headers'
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Response compression for clients that ask (Accept-Encoding: br or gzip): which coding an
- * answer gets, and the compressed bytes. A cached answer (src/serializedAnswer) is compressed
+ * answer gets, and the compressed bytes. A cached answer (src/platform/serializedAnswer) is compressed
  * once per cache entry and coding, its per-request tail spliced on (./splicedCompression);
  * any other answer is compressed per request at a faster setting. Answers under
  * MIN_COMPRESSED_BYTES stay plain: a coding's framing would eat what it saves.

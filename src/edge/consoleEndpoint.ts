@@ -9,7 +9,7 @@ import { addDataAndFileToRequest, type Endpoint, type PayloadRequest } from 'pay
 
 import type { AuthMode, AuthUser } from '../../access/guards'
 import { permissionsOf } from '../../access/userPermissions'
-import { ApiError, validationFailed } from '../errors'
+import { ApiError, validationFailed } from '../platform/errors'
 import { apiRequestFromFetch, toResponse } from './fetchAdapter'
 import type { ApiContext, ApiRequest, Reply, RouteInput, RouteRequest, RouteSpec } from './route'
 import { readJson, wrap, type CallerOf } from './wrap'

@@ -1,4 +1,4 @@
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, If-None-Match'
 /** What the extension reads from answers: 405's Allow, list estimates, throttling, caching, tracing. */

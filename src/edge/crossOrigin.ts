@@ -9,7 +9,7 @@
  * `auth.cross_origin`, before anything reads the body. A request without the cookie (the
  * extension's bearer token, a sign-in) is not this rule's business, nor is a read.
  */
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 import { peerIsTrustedProxy } from './clientIp'
 import type { HeaderReader } from './headers'
 import type { Refusal } from './refusal'

@@ -1,11 +1,11 @@
 /**
  * The bytes of an answer's body, in the coding the client takes. A success envelope is
  * `{"success":true,` + its members (`"data":…[,"pagination":…]`) + the per-request
- * `,"meta":{…}}`: a cached answer keeps all but the meta as bytes (src/serializedAnswer), so its
+ * `,"meta":{…}}`: a cached answer keeps all but the meta as bytes (src/platform/serializedAnswer), so its
  * body is written, and compressed, from what the cache holds, with only the meta new.
  */
 import { type Bytes, codingForRequest, compressBody, compressWithTail, type ContentCoding } from './compression'
-import { answerSerializer, ENVELOPE_HEAD, type SerializedAnswer } from '../serializedAnswer'
+import { answerSerializer, ENVELOPE_HEAD, type SerializedAnswer } from '../platform/serializedAnswer'
 
 export type EncodedBody = { body: string | Bytes | readonly Bytes[]; coding: ContentCoding | null }
 

@@ -7,8 +7,8 @@ import type { Payload } from 'payload'
 
 import type { HeaderReader } from './headers'
 import { type ApiRequest, type ApiResult, wholeBody } from './route'
-import { getConfig } from '../config'
-import { bodyTooLarge } from '../errors'
+import { getConfig } from '../platform/config'
+import { bodyTooLarge } from '../platform/errors'
 
 /**
  * The request's headers without Accept-Encoding: an answer that leaves through Next or

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 
 import { fastUlid } from './requestId'
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 import { limitRequestBody } from './bodyLimit'
 import { CROSS_ORIGIN, isCrossOriginWrite } from './crossOrigin'
 import { NodeHeaderReader } from './headers'

@@ -21,7 +21,7 @@ import path from 'node:path'
 
 import { getPayload, type SanitizedConfig } from 'payload'
 
-import { FILE_NAME_PROBLEM, unsafeFileName } from '../media/uploadChecks'
+import { FILE_NAME_PROBLEM, unsafeFileName } from '../platform/media/uploadChecks'
 import { CROSS_ORIGIN, isCrossOriginWrite } from './crossOrigin'
 import { queryRefusal } from './payloadQueryChecks'
 import { type Refusal, refusalResponse } from './refusal'

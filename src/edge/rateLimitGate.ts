@@ -1,4 +1,4 @@
-import { ApiError } from '../errors'
+import { ApiError } from '../platform/errors'
 import { enforceLimit, PER_USER_LIMITS, type LimitName } from '../services/rateLimit'
 import type { ApiContext } from './route'
 

@@ -3,14 +3,14 @@ import type { z, ZodType } from 'zod'
 
 import type { AuthMode, AuthUser } from '../../access/guards'
 import type { HeaderReader } from './headers'
-import type { RequestLogger } from '../logging'
+import type { RequestLogger } from '../platform/logging'
 import type { ErrorCode } from './errorCodes'
 import type { QueryOptions } from './validation'
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete'
 
-import type { Pagination } from '../pagination'
-import type { SerializedAnswer } from '../serializedAnswer'
+import type { Pagination } from '../platform/pagination'
+import type { SerializedAnswer } from '../platform/serializedAnswer'
 
 export type { Pagination }
 
@@ -36,7 +36,7 @@ export type DataReply = ReplyHead & {
 }
 
 /**
- * A cached answer, already serialized (src/serializedAnswer): the wrapper writes its bytes
+ * A cached answer, already serialized (src/platform/serializedAnswer): the wrapper writes its bytes
  * with the per-request `meta` appended, and never serializes its data again.
  */
 export type SerializedReply = ReplyHead & { serialized: SerializedAnswer }

@@ -1,9 +1,9 @@
 import { match, type MatchFunction } from 'path-to-regexp'
 
-import { ApiError } from '../errors'
+import { ApiError } from '../platform/errors'
 import { allowMethodsFor, preflightHeaders } from './cors'
-import { logRequestCompleted } from '../logging'
-import { observeRequest } from '../metrics'
+import { logRequestCompleted } from '../platform/logging'
+import { observeRequest } from '../platform/metrics'
 import { requestIdFrom } from './requestId'
 import { API_PREFIX, type ApiRequest, type ApiResult, bodyLength, type RouteSpec } from './route'
 import { wrap, type ApiHandler } from './wrap'

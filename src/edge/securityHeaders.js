@@ -1,5 +1,5 @@
 // @ts-check
-import { UPLOAD_FILE_POLICY } from '../media/uploadFilePolicy.js'
+import { UPLOAD_FILE_POLICY } from '../platform/media/uploadFilePolicy.js'
 
 /**
  * The security headers every answer carries: one definition, applied by the production Node

@@ -1,9 +1,9 @@
 import { z, type ZodType } from 'zod'
 
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 
-import { ApiError, type FieldProblem, validationFailed } from '../errors'
-import { hasControlCharacters } from '../text'
+import { ApiError, type FieldProblem, validationFailed } from '../platform/errors'
+import { hasControlCharacters } from '../platform/text'
 import { ERROR_CODES } from './errorCodes'
 
 /** Fields whose values are never echoed back in error details. */

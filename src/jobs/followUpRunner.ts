@@ -10,8 +10,8 @@ import { hostname } from 'node:os'
 import type { Payload } from 'payload'
 
 import { engine, type ClaimedFollowUp, type FollowUpKind } from '../db/engine'
-import { logger } from '../logging'
-import { followUpFailed } from '../metrics'
+import { logger } from '../platform/logging'
+import { followUpFailed } from '../platform/metrics'
 import { followUpHandlers } from './followUpTasks'
 
 import type { FollowUpHandler } from './followUpTasks'

@@ -8,7 +8,7 @@
 import type { Payload } from 'payload'
 
 import type { FollowUpKind } from '../db/engine'
-import { renderThumbnail } from '../media/thumbnail'
+import { renderThumbnail } from '../platform/media/thumbnail'
 import { createUpload } from '../services/storedUploads'
 import { payloadWrite } from '../db/payloadWrite'
 

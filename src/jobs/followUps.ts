@@ -7,7 +7,7 @@
  */
 import type { Payload } from 'payload'
 
-import { on } from '../events/bus'
+import { on } from '../platform/events/bus'
 import { FollowUpRunner, type FollowUpRunnerOptions } from './followUpRunner'
 
 export { runFollowUp } from './followUpTasks'

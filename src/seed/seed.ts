@@ -9,7 +9,7 @@ import type { CollectionSlug, Payload, RequiredDataFromCollectionSlug, Where } f
 import { engine, type BulkProgress, type ContentStatus, type NewContent, type NewTag } from '../db/engine'
 import { SYSTEM_GRANTOR } from '../services/grants'
 import { createUser } from '../services/users'
-import { suggestSlug } from '../slug'
+import { suggestSlug } from '../platform/slug'
 import { demoResources } from './demoResources'
 import { DEMO_GROUPS, DEMO_MEMBER_PASSWORD, DEMO_MEMBERS, DEMO_PLATFORMS, DEMO_SURFACES, DEMO_TAGS, tagLabel } from './demoTaxonomy'
 import { rng } from './random'

@@ -6,7 +6,7 @@
  * SIGINT to the workers and exits once they all have. Besides that it sums the workers'
  * metrics (prom-client's AggregatorRegistry) for METRICS_PORT and for a worker answering
  * /metrics with METRICS_TOKEN. The workers share its stdout: each writes whole lines in pieces
- * of at most 4 KiB, which no other process's write can split (src/logging), so the primary
+ * of at most 4 KiB, which no other process's write can split (src/platform/logging), so the primary
  * relays nothing (it did, at ~5% of the machine at 28,000 requests a second).
  *
  * The first worker starts alone (migrations, bootstrap and the demo seed run once, not
@@ -15,8 +15,8 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Server } from 'node:http'
 
-import type { AppConfig } from '../config'
-import { flushLogs, logCrashes, logger, survivePastErrors } from '../logging'
+import type { AppConfig } from '../platform/config'
+import { flushLogs, logCrashes, logger, survivePastErrors } from '../platform/logging'
 import { answerMetricsRequests, clusterMetrics } from './clusterMetrics'
 import { METRICS_HOST, metricsServer } from './metricsEndpoint'
 
@@ -50,7 +50,7 @@ export function runPrimary(config: AppConfig): void {
   let metricsListener: Server | undefined
   const startedAt = new Map<Worker, number>()
 
-  // Workers write to our stdout themselves, in whole lines of at most PIPE_BUF bytes (src/logging).
+  // Workers write to our stdout themselves, in whole lines of at most PIPE_BUF bytes (src/platform/logging).
   cluster.setupPrimary({ stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
 
   const fork = (): Worker => {

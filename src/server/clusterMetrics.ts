@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry, type PrometheusContentType } from 'prom-client'
 
-import type { MetricsText } from '../metrics'
+import type { MetricsText } from '../platform/metrics'
 
 const REQUEST = 'app:metrics-request'
 const RESPONSE = 'app:metrics-response'

@@ -8,8 +8,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import cluster from 'node:cluster'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
-import { logger } from '../logging'
-import { type MetricsText, registry } from '../metrics'
+import { logger } from '../platform/logging'
+import { type MetricsText, registry } from '../platform/metrics'
 import { askPrimaryForMetrics } from './clusterMetrics'
 
 /** This process's metrics, or in a cluster worker every worker's, summed by the primary. */

@@ -5,7 +5,7 @@
  */
 import cluster from 'node:cluster'
 
-import type { AppConfig } from '../config'
+import type { AppConfig } from '../platform/config'
 import { runPrimary } from './cluster'
 import { serve, type App } from './serve'
 

@@ -12,13 +12,13 @@ import cluster from 'node:cluster'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Payload } from 'payload'
 
-import type { AppConfig } from '../config'
+import type { AppConfig } from '../platform/config'
 import { closeDatabase, engine } from '../db/engine'
 import { type ApiHandler, createAppServer, type PathHandler } from '../edge/nodeServer'
 import type { HeaderList } from '../edge/securityHeadersNode'
 import { stopFollowUps } from '../jobs/followUps'
-import { flushLogs, logCrashes, logger, survivePastErrors } from '../logging'
-import { collectQueueDepth, observeRequest } from '../metrics'
+import { flushLogs, logCrashes, logger, survivePastErrors } from '../platform/logging'
+import { collectQueueDepth, observeRequest } from '../platform/metrics'
 import { beginDraining } from '../startup/readiness'
 import { answerPrimaryScrapes } from './clusterMetrics'
 import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoint'
@@ -84,7 +84,7 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
   }
 
   server.listen(config.port, async () => {
-    // From here on no error ends the process (src/logging, logCrashes).
+    // From here on no error ends the process (src/platform/logging, logCrashes).
     survivePastErrors()
     log.info({ port: config.port }, 'server.listening')
     flushLogs()

@@ -6,10 +6,10 @@ import type { Payload } from 'payload'
 
 import { signAccessToken } from '../auth/accessToken'
 import { openSuccessor, sealSuccessor } from '../auth/refreshToken'
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 import { verifyPassword } from '../auth/passwords'
-import { ApiError, validationFailed } from '../errors'
-import { logger, type RequestLogger } from '../logging'
+import { ApiError, validationFailed } from '../platform/errors'
+import { logger, type RequestLogger } from '../platform/logging'
 import {
   claimForRotation,
   clearGrace,

@@ -1,9 +1,9 @@
 import type { Payload } from 'payload'
 
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 import { VersionedCache, VersionedValue } from '../db/versionedCache'
-import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
-import { isAbsoluteHttpUrl, servedUrl } from '../urlPolicy'
+import { answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
+import { isAbsoluteHttpUrl, servedUrl } from '../platform/urlPolicy'
 import { domainVersion } from './domainVersions'
 import type { BrandingRecord } from './dtos'
 

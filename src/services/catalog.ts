@@ -7,8 +7,8 @@ import type { Payload } from 'payload'
 
 import { engine } from '../db/engine'
 import { VersionedValue } from '../db/versionedCache'
-import { weakEtag } from '../entityTag'
-import { answerSerializer, type SerializedAnswer } from '../serializedAnswer'
+import { weakEtag } from '../platform/entityTag'
+import { answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
 import { domainVersion } from './domainVersions'
 import type { CatalogRecord } from './dtos'
 

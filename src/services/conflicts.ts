@@ -4,7 +4,7 @@
  * A check before the write answers the common case; this guards the race after it.
  */
 import { uniqueViolationField } from '../db/engine'
-import type { ApiError } from '../errors'
+import type { ApiError } from '../platform/errors'
 
 export type ConflictByField = Record<string, () => ApiError>
 

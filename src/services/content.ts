@@ -2,19 +2,19 @@
  * Content reads: the list (GET /content), one item and its related items. Filters are
  * resolved to ids through the cached taxonomy, then the engine's content store runs one
  * indexed query; rows become ContentDto with slugs from the same taxonomy. The list and the
- * item are also kept as serialized answers (src/serializedAnswer), so a repeated read is
+ * item are also kept as serialized answers (src/platform/serializedAnswer), so a repeated read is
  * written from bytes without a query or a serialization.
  */
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
-import { type Pagination, paginationOf } from '../pagination'
+import { type Pagination, paginationOf } from '../platform/pagination'
 import { engine, type ContentFilter, type ContentRecord, type Domain } from '../db/engine'
 import { VersionedCache } from '../db/versionedCache'
-import { getConfig } from '../config'
-import { ApiError, forbidden } from '../errors'
-import { answerBytes, answerSerializer, type SerializedAnswer } from '../serializedAnswer'
-import { servedUrl } from '../urlPolicy'
+import { getConfig } from '../platform/config'
+import { ApiError, forbidden } from '../platform/errors'
+import { answerBytes, answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
+import { servedUrl } from '../platform/urlPolicy'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import { contentRows as rowFreshness, domainsVersion, domainVersion, type RowStamp } from './domainVersions'
 import { PERIODS, type ListParams } from './contentQuery'

@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
-import { type Pagination, paginationOf } from '../pagination'
+import { type Pagination, paginationOf } from '../platform/pagination'
 import { engine } from '../db/engine'
 import { getTaxonomy } from './catalog'
 import { type ContentDto, toContentDto } from './content'

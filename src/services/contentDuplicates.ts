@@ -1,6 +1,6 @@
 /**
  * Duplicate URLs, one rule for both doors (POST /api/v1/content/submit and the console's
- * REST): every item stores the normalised form of its URL in `urlKey` (src/urlNormalize.ts);
+ * REST): every item stores the normalised form of its URL in `urlKey` (src/platform/urlNormalize.ts);
  * a URL whose key is already stored is 409 `content.duplicate`. The unique index on
  * (urlKey, urlKeyOrdinal) settles races (every new item has ordinal 0; src/db backfills
  * older rows). The first item's slug and status are told only to a caller who may see it.
@@ -9,8 +9,8 @@ import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
 import { engine, type ContentRecord } from '../db/engine'
-import { ApiError } from '../errors'
-import { urlKeyOf } from '../urlNormalize'
+import { ApiError } from '../platform/errors'
+import { urlKeyOf } from '../platform/urlNormalize'
 
 /**
  * May the caller learn that this item exists? Approved and active: everyone. Pending or

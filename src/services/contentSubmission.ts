@@ -7,8 +7,8 @@
  */
 import type { Payload, PayloadRequest } from 'payload'
 
-import { ApiError, type FieldProblem, validationFailed } from '../errors'
-import { assertSlug, chooseSlug, derivedSlugs } from '../slug'
+import { ApiError, type FieldProblem, validationFailed } from '../platform/errors'
+import { assertSlug, chooseSlug, derivedSlugs } from '../platform/slug'
 import { getTaxonomy } from './catalog'
 import { isSlugHeld } from './slugClaims'
 import { changedWorkflowFields, comparableDate, comparableValue, type WorkflowField } from './workflowGuard'
@@ -60,7 +60,7 @@ export async function assertTagsExist(payload: Payload, tagSlugs: readonly strin
   return checked.tagSlugs
 }
 
-/** The content default: candidates from the title (src/slug.ts), `item` when it has no letters or digits. */
+/** The content default: candidates from the title (src/platform/slug.ts), `item` when it has no letters or digits. */
 export const derivedContentSlugs = (title: string): Generator<string> => derivedSlugs(title, 'item')
 
 /** The first derived slug no item, tag or surface holds (a concurrent taker still meets the claims' unique index). */

@@ -7,7 +7,7 @@ import type { Payload, Where } from 'payload'
 
 import { engine } from '../db/engine'
 import { listModerationEvents, type ModerationEventDto } from './moderationEvents'
-import { DAY_MS } from '../time'
+import { DAY_MS } from '../platform/time'
 
 export const CHART_DAYS = 30
 

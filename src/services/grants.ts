@@ -20,7 +20,7 @@ import { APIError, type Payload, type PayloadRequest } from 'payload'
 import { IMPLICIT_PERMISSIONS } from '../../access/guards'
 import { permissionsOf } from '../../access/userPermissions'
 import { PERMISSIONS } from '../auth/permissions'
-import { ApiError } from '../errors'
+import { ApiError } from '../platform/errors'
 
 /** Who grants: the permissions it holds now. */
 export type Grantor = { readonly permissions: readonly string[] }

@@ -7,10 +7,10 @@ import type { Payload, Where } from 'payload'
 
 import type { ModerationEvent } from '../../payload-types'
 import type { ModerationAction } from '../db/engine'
-import type { Pagination } from '../pagination'
+import type { Pagination } from '../platform/pagination'
 import type { ModerationEventDto } from './dtos'
 import { userNamesById } from './users'
-import { DAY_MS } from '../time'
+import { DAY_MS } from '../platform/time'
 
 /** The filters, validated (their query schema is endpoints/queries.ts's moderationEventFilters). */
 export type ModerationEventFilters = {

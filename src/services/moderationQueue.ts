@@ -10,8 +10,8 @@ import { engine } from '../db/engine'
 import { listContent, type ContentDto } from './content'
 import { splitTerms } from './contentQuery'
 import { userNamesById } from './users'
-import { urlKeyOf } from '../urlNormalize'
-import { DAY_MS } from '../time'
+import { urlKeyOf } from '../platform/urlNormalize'
+import { DAY_MS } from '../platform/time'
 
 export const QUEUE_AGES = { '1d': 1, '3d': 3, '7d': 7, '30d': 30 } as const
 export type QueueAge = keyof typeof QUEUE_AGES

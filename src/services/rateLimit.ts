@@ -4,10 +4,10 @@
  */
 import type { Payload } from 'payload'
 
-import { type AppConfig, getConfig } from '../config'
+import { type AppConfig, getConfig } from '../platform/config'
 import { engine } from '../db/engine'
-import { ApiError } from '../errors'
-import type { RequestLogger } from '../logging'
+import { ApiError } from '../platform/errors'
+import type { RequestLogger } from '../platform/logging'
 
 export type LimitName = keyof AppConfig['rateLimits']
 

@@ -6,7 +6,7 @@ import type { Payload, PayloadRequest, Where } from 'payload'
 
 import type { RefreshToken } from '../../payload-types'
 import { hashRefreshToken, newFamilyId, newRefreshToken } from '../auth/refreshToken'
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 import { engine } from '../db/engine'
 import type { GraceSuccessor } from '../db/engine'
 import { claimRefreshToken } from '../db/workflow'

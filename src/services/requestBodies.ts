@@ -7,8 +7,8 @@ import { z } from 'zod'
 
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords'
 import { normalizeUsername, USERNAME_PATTERN, USERNAME_RULE } from '../auth/usernames'
-import { TEXT_LIMITS, textField } from '../text'
-import { contentUrlField } from '../urlPolicy'
+import { TEXT_LIMITS, textField } from '../platform/text'
+import { contentUrlField } from '../platform/urlPolicy'
 
 /** Shared request fields of the identity endpoints. */
 export const emailField = textField(TEXT_LIMITS.email, { trim: true }).transform((v) => v.toLowerCase()).pipe(z.email())

@@ -8,7 +8,7 @@ import type { Payload } from 'payload'
 
 import type { Role } from '../../payload-types'
 import { type Permission, PERMISSIONS } from '../auth/permissions'
-import { ApiError, notFound, validationFailed } from '../errors'
+import { ApiError, notFound, validationFailed } from '../platform/errors'
 import { type Grantor, actOnRoleProblem, roleChangeProblem, throwIfRefused } from './grants'
 import { withConflicts } from './conflicts'
 import { payloadWrite } from '../db/payloadWrite'

@@ -10,7 +10,7 @@
 import type { Payload, PayloadRequest } from 'payload'
 
 import { uniqueViolationField } from '../db/engine'
-import { ApiError } from '../errors'
+import { ApiError } from '../platform/errors'
 
 export const SLUG_ENTITIES = ['content', 'tag', 'surface'] as const
 export type SlugEntity = (typeof SLUG_ENTITIES)[number]

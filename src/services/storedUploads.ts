@@ -2,23 +2,23 @@
  * An upload's file is written before its document (Payload stores the file, then inserts the
  * row): a save that fails after that, or a Local API create retried after a WriteConflict (which
  * stores the next attempt under a new free name), would leave a file no document names. The
- * media collection notes the file a save writes (`noteStoredUpload`), and a failed save removes it
- * again (`removeUnsavedUpload`: Payload REST through the collection's afterError hook, the
- * service's own creates through `createUpload`), unless a document names it after all.
+ * media collection's hooks (collections/hooks/media.ts) note the file a save writes
+ * (`noteStoredUpload`), and a failed save removes it again (`removeUnsavedUpload`: Payload REST
+ * through the collection's afterError hook, the service's own creates through `createUpload`),
+ * unless a document names it after all.
  */
 import { unlink } from 'node:fs/promises'
 import path from 'node:path'
 
-import type { CollectionAfterErrorHook, CollectionBeforeChangeHook, Payload, RequestContext } from 'payload'
+import type { Payload, RequestContext } from 'payload'
 
 import { payloadWrite } from '../db/payloadWrite'
 
 const STORED_UPLOAD = 'storedUpload'
 
-/** beforeChange: a save that writes a new file names it in its context (its filename is final here). */
-export const noteStoredUpload: CollectionBeforeChangeHook = ({ data, req }) => {
-  if (req.file && typeof data.filename === 'string') req.context[STORED_UPLOAD] = data.filename
-  return data
+/** A save that writes a new file names it in its context (its filename is final before the file is written). */
+export function noteStoredUpload(context: RequestContext, filename: unknown): void {
+  if (typeof filename === 'string') context[STORED_UPLOAD] = filename
 }
 
 /** The file a failed save wrote, removed unless a document names it; answers whether it removed one. */
@@ -37,10 +37,6 @@ export async function removeUnsavedUpload(payload: Payload, context: RequestCont
   }
 }
 
-/** afterError (Payload REST, the admin panel's uploads): a failed save leaves no file behind. */
-export const removeUnsavedUploadAfterError: CollectionAfterErrorHook = async ({ context, req }) => {
-  await removeUnsavedUpload(req.payload, context)
-}
 
 /** What the service uploads: the document's data and the file. */
 export type UploadArgs = { data: { alt?: string | null }; file: { data: Buffer; mimetype: string; name: string; size: number } }

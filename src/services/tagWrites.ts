@@ -6,8 +6,8 @@
  */
 import type { Payload } from 'payload'
 
-import { ApiError, validationFailed } from '../errors'
-import { assertSlug, chooseSlug } from '../slug'
+import { ApiError, validationFailed } from '../platform/errors'
+import { assertSlug, chooseSlug } from '../platform/slug'
 import { getTaxonomy } from './catalog'
 import { assertSlugFree, claimingWrite, isSlugHeld, slugConflict, slugHolder } from './slugClaims'
 import { getTag, type TagDto } from './tags'
@@ -39,7 +39,7 @@ async function facetId(payload: Payload, key: string): Promise<string> {
   return id
 }
 
-/** A new tag; without a slug it takes the default derived from its label (src/slug.ts). */
+/** A new tag; without a slug it takes the default derived from its label (src/platform/slug.ts). */
 export async function createTag(payload: Payload, input: NewTagInput): Promise<TagDto> {
   const slug = await chooseSlug({
     explicit: input.slug,

@@ -1,9 +1,9 @@
 /** Tag reads: the paginated list (facet, prefix q, sorted by label) and one tag, with usage counts. */
 import type { Payload } from 'payload'
 
-import { type Page, type Pagination, paginationOf } from '../pagination'
+import { type Page, type Pagination, paginationOf } from '../platform/pagination'
 import { engine, type TagRecord } from '../db/engine'
-import { ApiError } from '../errors'
+import { ApiError } from '../platform/errors'
 import { getTaxonomy, type Taxonomy } from './catalog'
 import type { TagDto } from './dtos'
 

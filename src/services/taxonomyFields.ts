@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 
-import { TEXT_LIMITS, textField } from '../text'
+import { TEXT_LIMITS, textField } from '../platform/text'
 
 export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 export const ROUTE_PREFIX = /^\/[a-z0-9/-]*$/

@@ -9,8 +9,8 @@ import type { DataFromCollectionSlug, Payload, RequiredDataFromCollectionSlug, W
 
 import type { AuthUser } from '../../access/guards'
 import { engine, type ReorderCollection } from '../db/engine'
-import { ApiError } from '../errors'
-import { assertSlug, chooseSlug } from '../slug'
+import { ApiError } from '../platform/errors'
+import { assertSlug, chooseSlug } from '../platform/slug'
 import { withConflicts } from './conflicts'
 import { assertSlugFree, claimingWrite, isSlugHeld, slugConflict, slugHolder } from './slugClaims'
 import { type KindSpec, TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFields'

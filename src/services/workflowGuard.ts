@@ -7,7 +7,7 @@
  */
 import { APIError, type PayloadRequest, ValidationError } from 'payload'
 
-import { ApiError, type FieldProblem } from '../errors'
+import { ApiError, type FieldProblem } from '../platform/errors'
 
 /** Passed as `context` by the services on the writes that move a workflow field. */
 export const WORKFLOW_CONTEXT = { workflow: true } as const

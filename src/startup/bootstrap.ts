@@ -1,8 +1,8 @@
 import type { Payload } from 'payload'
 
 import { SEEDED_ROLES } from '../auth/permissions'
-import { getConfig } from '../config'
-import { logger } from '../logging'
+import { getConfig } from '../platform/config'
+import { logger } from '../platform/logging'
 import { STARTING_FACETS } from './startingFacets'
 import { payloadWrite } from '../db/payloadWrite'
 

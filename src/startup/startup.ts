@@ -1,9 +1,9 @@
 import type { Payload } from 'payload'
 
-import { getConfig } from '../config'
+import { getConfig } from '../platform/config'
 import { engine } from '../db/engine'
 import { startFollowUps } from '../jobs/followUps'
-import { logger } from '../logging'
+import { logger } from '../platform/logging'
 import { seedDemoIfEmpty } from '../seed/seed'
 import { primeCatalog } from '../services/catalog'
 import { bootstrap } from './bootstrap'

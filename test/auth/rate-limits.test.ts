@@ -6,9 +6,9 @@ for (const name of ['REGISTER', 'REFRESH', 'PASSWORD_CHANGE', 'SUBMIT']) process
 
 import { rateLimit } from '../../src/edge/rateLimitGate'
 import type { ApiContext } from '../../src/edge/route'
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { engine } from '../../src/db/engine'
-import { withFields } from '../../src/logging'
+import { withFields } from '../../src/platform/logging'
 import { rateLimitPoints } from '../support/engineProbes'
 import { testApp } from '../support/app'
 import { ADMIN, createUser, login } from './helpers'

@@ -8,7 +8,7 @@ process.env.AUTH_REFRESH_REUSE_GRACE_SECONDS = '30'
 
 import { describe, expect, it } from 'vitest'
 
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/platform/config'
 import { testApp } from '../support/app'
 import { createUser, decodeJwt, expectNoSecrets, login, refresh, tokenRows } from './helpers'
 

@@ -156,7 +156,7 @@ describe('users CRUD (user.manage)', () => {
     const total = (await app.payload.count({ collection: 'users', overrideAccess: true })).totalDocs
     expect(total).toBeGreaterThanOrEqual(2)
     expect(list.body.pagination).toEqual({ offset: 1, limit: 1, total, hasMore: total > 2 })
-    // The one pagination rule (src/pagination.ts): limit=0 is the count, out of range is 400.
+    // The one pagination rule (src/platform/pagination.ts): limit=0 is the count, out of range is 400.
     const count = await app.request('GET', '/v1/users?limit=0', { token })
     expect(count.status).toBe(200)
     expect(count.body.data).toEqual([])

@@ -1,11 +1,11 @@
 /**
- * One pagination rule (src/pagination.ts) for every paginated list: /content, /tags and
+ * One pagination rule (src/platform/pagination.ts) for every paginated list: /content, /tags and
  * /users take the same offset and limit bounds, refuse the same values with the same
  * 400 pagination.invalid and details, and read limit=0 as the count.
  */
 import { describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { taxonomy, tokenFor } from './helpers'
 import { testApp } from '../support/app'
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig, resetConfig } from '../../src/config'
+import { getConfig, resetConfig } from '../../src/platform/config'
 import { tokenFor } from './helpers'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
 import { testApp } from '../support/app'

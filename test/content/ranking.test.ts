@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { textRanker } from '../../src/db/sqlite/textRanking'
 import { generation } from '../../src/db/engine'

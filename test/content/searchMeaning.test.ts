@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { engine } from '../../src/db/engine'
 import { contentFilter, contentSort, shortTermPattern } from '../../src/db/mongo/contentQueries'
 import { serviceIndexes } from '../../src/db/mongo/indexes'

@@ -1,7 +1,7 @@
 import type { CollectionSlug, Where } from 'payload'
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { testApp, type TestApp } from '../support/app'
 import { engine } from '../../src/db/engine'

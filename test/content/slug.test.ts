@@ -5,8 +5,8 @@ import { testApp, type TestApp } from '../support/app'
 import { Content } from '../../collections/Content'
 import type { User } from '../../payload-types'
 import type { Permission } from '../../src/auth/permissions'
-import { ApiError } from '../../src/errors'
-import { assertSlug, suggestSlug } from '../../src/slug'
+import { ApiError } from '../../src/platform/errors'
+import { assertSlug, suggestSlug } from '../../src/platform/slug'
 import { create, taxonomy } from './helpers'
 
 let app: TestApp

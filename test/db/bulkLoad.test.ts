@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { engine, type NewContent } from '../../src/db/engine'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { seedContent } from '../../src/seed/seed'

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { Content } from '../../collections/Content'
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from '../../src/db/contentRecord'
 import type { NewContent } from '../../src/db/contentTypes'
 import { testApp, type TestApp } from '../support/app'

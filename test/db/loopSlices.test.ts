@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { engine } from '../../src/db/engine'
 import { inSlices } from '../../src/db/sqlite/loopSlices'
 import { splitTerms } from '../../src/services/contentQuery'

@@ -12,7 +12,7 @@ import path from 'node:path'
 import Database from 'libsql'
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { engine } from '../../src/db/engine'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { checkContentSchema, requiredObjects } from '../../src/db/sqlite/contentSchema'

@@ -8,7 +8,7 @@
 import type { Document } from 'mongodb'
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { testApp, type TestApp } from '../support/app'
 import { listShapes } from '../support/listShapes'
 

@@ -12,7 +12,7 @@ import { MongoClient, type Document } from 'mongodb'
 import type { Payload } from 'payload'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import { captureLogs } from '../../src/logging'
+import { captureLogs } from '../../src/platform/logging'
 import { MIGRATION_LOCK_COLLECTION, MigrationLockLost, withMongoMigrationLock, type LockTiming } from '../../src/db/mongo/migrationLock'
 import { cursorReply, serverError, startWireServer, type Script, type WireServer } from '../support/mongoWireServer'
 

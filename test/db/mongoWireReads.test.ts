@@ -68,7 +68,7 @@ describe('MongoDB reads', () => {
 
   it('a read the server stops at its limit is 503 service.unavailable with Retry-After, not a 500', async () => {
     script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(50, 'MaxTimeMSExpired', [], 'operation exceeded time limit') : undefined)
-    const err = (await store.listContent({ ...query, sort: 'oldest' }).then(() => null, (e: unknown) => e)) as import('../../src/errors').ApiError
+    const err = (await store.listContent({ ...query, sort: 'oldest' }).then(() => null, (e: unknown) => e)) as import('../../src/platform/errors').ApiError
     expect(err?.name).toBe('ApiError')
     expect(err.status).toBe(503)
     expect(err.code).toBe('service.unavailable')

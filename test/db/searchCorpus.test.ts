@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { readCorpus, updateCorpus, type Corpus } from '../../src/db/sqlite/searchCorpus'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'

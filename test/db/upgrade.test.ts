@@ -13,7 +13,7 @@ import path from 'node:path'
 import Database from 'libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { differencesFromInitial } from '../../src/db/sqlite/migrationBaseline'
 import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'

@@ -9,13 +9,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
 import { textRanker } from '../../src/db/sqlite/textRanking'
 import { readWordScores } from '../../src/db/sqlite/wordReading'
 import { decodeWord, type WordScores } from '../../src/db/sqlite/wordScores'
-import { registry } from '../../src/metrics'
+import { registry } from '../../src/platform/metrics'
 import { seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
 

@@ -1,5 +1,5 @@
 /**
- * Duplicate URLs: one normalised key per URL (src/urlNormalize.ts), stored in `urlKey`;
+ * Duplicate URLs: one normalised key per URL (src/platform/urlNormalize.ts), stored in `urlKey`;
  * a second submission of the same key is 409 content.duplicate (details only when the
  * caller may see the first item); GET /content?url= finds the caller-visible item(s);
  * rows from before the rule are backfilled at start-up (legacy duplicates kept, numbered).
@@ -9,7 +9,7 @@ process.env.CONTENT_DEFAULT_GROUP_SLUG = 'data'
 import { describe, expect, it } from 'vitest'
 
 import { engine } from '../../src/db/engine'
-import { normalizeUrl } from '../../src/urlNormalize'
+import { normalizeUrl } from '../../src/platform/urlNormalize'
 import { content, taxonomy, tokenFor, twoMembersAndStaff } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'
 

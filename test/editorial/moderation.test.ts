@@ -3,7 +3,7 @@ process.env.CONTENT_DEFAULT_GROUP_SLUG = 'data'
 
 import { describe, expect, it } from 'vitest'
 
-import { on } from '../../src/events/bus'
+import { on } from '../../src/platform/events/bus'
 import { content, taxonomy, tokenFor } from '../content/helpers'
 import { testApp } from '../support/app'
 

@@ -174,7 +174,7 @@ describe('the console tree endpoints (session cookie, same services)', () => {
     const child = await app.request('POST', '/surfaces/tree/create', { headers: { cookie }, body: { kind: 'channel', parentId: design, label: 'Colour & Light' } })
     expect(child.status, child.text).toBe(200)
     expect(child.body.data).toMatchObject({ slug: 'colour-light', label: 'Colour & Light', group: 'design', displayOrder: 0, isActive: true, parentId: design })
-    // The slug default (src/slug.ts): a derived slug that is taken gets -2; an explicit one is 409.
+    // The slug default (src/platform/slug.ts): a derived slug that is taken gets -2; an explicit one is 409.
     const again = await app.request('POST', '/surfaces/tree/create', { headers: { cookie }, body: { kind: 'channel', parentId: design, label: 'Colour & Light' } })
     expect(again.status, again.text).toBe(200)
     expect(again.body.data).toMatchObject({ slug: 'colour-light-2', label: 'Colour & Light', group: 'design' })

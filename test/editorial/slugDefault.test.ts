@@ -1,5 +1,5 @@
 /**
- * One slug default for content, tags and taxonomy (src/slug.ts): a derived slug that is
+ * One slug default for content, tags and taxonomy (src/platform/slug.ts): a derived slug that is
  * reserved or taken gets -2, -3, …; an explicit reserved slug stays 409 slug.reserved.
  */
 import { describe, expect, it } from 'vitest'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { clearListeners, emit, on } from '../../src/events/bus'
-import { captureLogs } from '../../src/logging'
+import { clearListeners, emit, on } from '../../src/platform/events/bus'
+import { captureLogs } from '../../src/platform/logging'
 
 const event = { contentId: 'c1', slug: 'one', submittedBy: 'u1', actorId: 'm1' }
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 
-import { renderThumbnail, THUMBNAIL_SIZE, wrapTitle } from '../../src/media/thumbnail'
+import { renderThumbnail, THUMBNAIL_SIZE, wrapTitle } from '../../src/platform/media/thumbnail'
 
 describe('thumbnail rendering', () => {
   it('renders a PNG of the thumbnail size in the group colour', async () => {

@@ -15,7 +15,7 @@ import { promisify } from 'node:util'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { startServer, type ServerProcess } from './support/serverProcess'
 
 const run = promisify(execFile)

@@ -10,7 +10,7 @@ import Database from 'libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { SEEDED_ROLES } from '../../src/auth/permissions'
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { withSqliteMigrationLock } from '../../src/db/sqlite/migrationLock'
 import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'

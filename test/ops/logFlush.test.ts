@@ -1,5 +1,5 @@
 /**
- * Logs are written through a buffered asynchronous destination (src/logging): lines logged
+ * Logs are written through a buffered asynchronous destination (src/platform/logging): lines logged
  * just before the process ends, by process.exit or by an uncaught error, must still reach
  * stdout, whole and in order.
  */

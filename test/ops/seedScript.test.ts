@@ -13,7 +13,7 @@ import { promisify } from 'node:util'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../..')

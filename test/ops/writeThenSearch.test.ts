@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { getConfig } from '../../src/config'
+import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { readCorpus } from '../../src/db/sqlite/searchCorpus'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'

@@ -8,7 +8,7 @@ import type { CollectionSlug } from 'payload'
 import { describe, expect, it } from 'vitest'
 
 import type { Permission } from '../../src/auth/permissions'
-import { renderThumbnail } from '../../src/media/thumbnail'
+import { renderThumbnail } from '../../src/platform/media/thumbnail'
 import { ADMIN, createUser, freshIp, login } from '../auth/helpers'
 import { content, taxonomy } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'

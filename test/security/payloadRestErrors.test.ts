@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { renderThumbnail } from '../../src/media/thumbnail'
+import { renderThumbnail } from '../../src/platform/media/thumbnail'
 import { ADMIN, consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../../endpoints'
 import { clientIp } from '../../src/edge/clientIp'
-import { resetConfig } from '../../src/config'
+import { resetConfig } from '../../src/platform/config'
 import { serveApi } from '../../src/edge/nodeAdapter'
 import { createAppServer } from '../../src/edge/nodeServer'
 import { ADMIN } from '../auth/helpers'
@@ -96,7 +96,7 @@ describe('clientIp walks X-Forwarded-For from the right', () => {
   })
 
   it('refuses a malformed TRUST_PROXY at start-up', async () => {
-    const { parseConfig, ConfigError } = await import('../../src/config')
+    const { parseConfig, ConfigError } = await import('../../src/platform/config')
     for (const bad of ['-1', '10.0.0.0/33', 'proxy.example', '1.2.3']) {
       expect(() => parseConfig({ NODE_ENV: 'test', TRUST_PROXY: bad }), bad).toThrow(ConfigError)
     }

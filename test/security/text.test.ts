@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { ApiError, fromCollectionValidation } from '../../src/errors'
+import { ApiError, fromCollectionValidation } from '../../src/platform/errors'
 import { adminSession } from '../auth/helpers'
 import { taxonomy } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'

@@ -1,5 +1,5 @@
 /**
- * What an upload must be (src/media/uploadChecks, the media collection's hook): a file name
+ * What an upload must be (src/platform/media/uploadChecks, the media collection's hook): a file name
  * with NUL or control characters is a 400 naming `filename` (it was a 500); an SVG is stored
  * only in the one encoding Payload's check and a browser read alike, UTF-8 (an SVG declaring
  * ISO-2022-JP hid a script from Payload's check: stored XSS). Nothing refused is stored.
@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { uploadProblem } from '../../src/media/uploadChecks'
+import { uploadProblem } from '../../src/platform/media/uploadChecks'
 import { ADMIN, consoleCookie } from '../auth/helpers'
 import { testApp } from '../support/app'
 import { startHttpServer, type RunningServer } from '../support/httpServer'

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dispatchApi } from '../../endpoints'
-import { ConfigError, parseConfig } from '../../src/config'
+import { ConfigError, parseConfig } from '../../src/platform/config'
 import { serveApi } from '../../src/edge/nodeAdapter'
 import { securityHeadersFor } from '../../src/edge/securityHeadersNode'
 import { adminSession, freshIp } from '../auth/helpers'

@@ -1,6 +1,6 @@
 import { getPayload, handleEndpoints, type Payload, type SanitizedConfig } from 'payload'
 
-import { captureLogs } from '../../src/logging'
+import { captureLogs } from '../../src/platform/logging'
 
 export type ApiResponse = {
   status: number

@@ -7,7 +7,7 @@
  */
 import type { Payload } from 'payload'
 
-import type { AppConfig } from '../../src/config'
+import type { AppConfig } from '../../src/platform/config'
 import type { Engine } from '../../src/db/engineOps'
 import { mongoTestProbes } from './engineProbes/mongo'
 import { sqliteTestProbes } from './engineProbes/sqlite'

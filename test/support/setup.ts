@@ -41,7 +41,7 @@ const suiteEnv = { ...process.env }
 // Registered first, so it runs last (after hooks run in reverse): the file's own teardown
 // (servers, browsers) is done before its database goes.
 afterAll(async () => {
-  const { parseConfig } = await import('../../src/config')
+  const { parseConfig } = await import('../../src/platform/config')
   const { dropDatabase } = await import('./engineProbes')
   await dropDatabase(parseConfig(suiteEnv).database)
 })

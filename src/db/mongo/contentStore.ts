@@ -32,7 +32,7 @@ import { nextOrdinals } from './urlKeys'
 import { hiddenTagSlugsMongo, resumeTagRenamesMongo } from './tagRename'
 import { generation, generationsOf, rowFreshness, type RowStamp } from '../generations'
 import { bounded, READ_LIMIT_MS } from './readLimit'
-import { urlKeyOf } from '../../urlNormalize'
+import { urlKeyOf } from '../../platform/urlNormalize'
 
 /** Whole pages and totals by query, per view and its content version (lists at once, searches from their second ask). */
 const cachedPage = perView((suffix) => pageCache(2_000, 20_000, suffix))

@@ -20,7 +20,7 @@ type Fields = typeof CONTENT_FIELDS
 
 /** A content document: the record's fields under Payload's names (derived from ../contentRecord), and the URL key. */
 export type ContentDoc = { [N in ContentFieldName as Fields[N]['mongo']]: StoredValue[Fields[N]['kind']] } & {
-  /** The normalised URL (src/urlNormalize.ts); unique with urlKeyOrdinal (0 for every new item). */
+  /** The normalised URL (src/platform/urlNormalize.ts); unique with urlKeyOrdinal (0 for every new item). */
   urlKey?: string | null
   urlKeyOrdinal?: number | null
 }

@@ -12,7 +12,7 @@ import type { Db, Document, IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { TEXT_WEIGHTS } from '../searchTerms'
-import { logger } from '../../logging'
+import { logger } from '../../platform/logging'
 import { LIST_INDEX_KEYS } from './contentQueries'
 import { serverCode } from './driverErrors'
 import { collectionName } from './native'

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import type { Collection, Db } from 'mongodb'
 
-import { logger } from '../../logging'
+import { logger } from '../../platform/logging'
 import { serverCode } from './driverErrors'
 
 export const MIGRATION_LOCK_COLLECTION = 'raw_migration_lock'

@@ -3,7 +3,7 @@
  * slow query instead of running on after its client has gone, and the caller gets 503
  * `service.unavailable` with Retry-After, never a 500 or a request that hangs.
  */
-import { ApiError } from '../../errors'
+import { ApiError } from '../../platform/errors'
 import { serverCode } from './driverErrors'
 
 /** The server's limit per read (lists, counts, aggregations); far above any indexed read. */

@@ -6,7 +6,7 @@
  */
 import type { Collection } from 'mongodb'
 
-import { urlKeyOf } from '../../urlNormalize'
+import { urlKeyOf } from '../../platform/urlNormalize'
 import { BACKFILL_SORT, MISSING_URL_KEY, setUrlKey } from './contentQueries'
 import type { ContentDoc } from './documents'
 

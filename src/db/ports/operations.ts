@@ -1,6 +1,6 @@
 import type { CollectionConfig, DatabaseAdapterObj, Payload } from 'payload'
 
-import type { AppConfig } from '../../config'
+import type { AppConfig } from '../../platform/config'
 
 export type Engine = 'sqlite' | 'mongodb'
 

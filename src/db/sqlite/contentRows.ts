@@ -5,7 +5,7 @@
  */
 import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, type FieldKind, INSERTED_FIELD_NAMES } from '../contentRecord'
 import type { ContentRecord, NewContent } from '../contentTypes'
-import { urlKeyOf } from '../../urlNormalize'
+import { urlKeyOf } from '../../platform/urlNormalize'
 
 /** A row as the driver returns it in raw mode: the columns in CONTENT_COLUMNS' order. */
 export type Row = unknown[]

@@ -13,7 +13,7 @@ import { SQLiteSyncDialect } from '@payloadcms/db-sqlite/drizzle/sqlite-core'
 import Database from 'libsql'
 import type { Payload } from 'payload'
 
-import { logger } from '../../logging'
+import { logger } from '../../platform/logging'
 import type { MigrationFile } from '../migrationRun'
 import { statement, tableExists } from './connection'
 

@@ -12,7 +12,7 @@ import Database from 'libsql'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 
-import { logger } from '../../logging'
+import { logger } from '../../platform/logging'
 
 const POLL_MS = 100
 /** A waiter repeats its line this often while the same holder keeps the lock. */

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { DatabaseAdapterObj } from 'payload'
 
-import { getConfig } from '../../config'
+import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports/operations'
 import { closeConnection, sqliteFileOf, statement } from './connection'

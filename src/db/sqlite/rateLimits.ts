@@ -1,7 +1,7 @@
 /** Rate-limit counters on SQLite: one atomic upsert per hit on the service's connection. */
 import type { RateLimitHit } from '../authTypes'
 import { statement } from './connection'
-import { DAY_MS } from '../../time'
+import { DAY_MS } from '../../platform/time'
 
 // raw_rate_limits is created by a migration (src/db/migrations/sqlite).
 const HIT = `INSERT INTO raw_rate_limits (key, points, reset_at) VALUES (?, 1, ?)

@@ -6,7 +6,7 @@
  * then 1, 2, ...), and every new row is written with ordinal 0: at most one new row per key,
  * legacy copies still findable.
  */
-import { urlKeyOf } from '../../urlNormalize'
+import { urlKeyOf } from '../../platform/urlNormalize'
 import { connection } from './connection'
 import { TABLES } from './tables'
 

@@ -9,7 +9,7 @@
  * (several tokens, FTS5 ranks it) is read again. Kept from a word's second ask: most words of new searches are asked once, and every
  * kept word is memory the collector counts against its next full collection.
  */
-import { cacheCounter, type CacheCounter } from '../../metrics'
+import { cacheCounter, type CacheCounter } from '../../platform/metrics'
 import type { Corpus } from './searchCorpus'
 import type { RowTokens } from './wordReading'
 import type { WordScores } from './wordScores'

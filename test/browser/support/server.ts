@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { serverNodeFlags } from '../../../scripts/serverCommand.mjs'
-import { parseConfig } from '../../../src/config'
+import { parseConfig } from '../../../src/platform/config'
 import { dropDatabase } from '../../support/engineProbes'
 
 export type RunningServer = { baseUrl: string; logs: string[]; stop(): Promise<void> }

@@ -3,7 +3,7 @@
  * cluster, graceful shutdown, metrics, logging) and the same /api/v1 path, with a 404
  * stand-in for the admin panel and pages (a Next build is not part of these tests).
  */
-import { configOrExit } from '../../../src/config'
+import { configOrExit } from '../../../src/platform/config'
 
 const config = configOrExit()
 

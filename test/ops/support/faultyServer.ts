@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events'
 
-import { configOrExit } from '../../../src/config'
+import { configOrExit } from '../../../src/platform/config'
 
 const config = configOrExit()
 

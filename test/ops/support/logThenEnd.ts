@@ -4,7 +4,7 @@
  * by argv[2]: `exit` (process.exit(0)), `throw` (an uncaught error), `crash` (an uncaught
  * error with the server's crash handler installed).
  */
-import { logCrashes, logger } from '../../../src/logging'
+import { logCrashes, logger } from '../../../src/platform/logging'
 
 const how = process.argv[2]
 const count = Number(process.argv[3] ?? 1000)

@@ -6,7 +6,7 @@
  */
 import { fstatSync } from 'node:fs'
 
-import { logRequestCompleted } from '../../../src/logging'
+import { logRequestCompleted } from '../../../src/platform/logging'
 
 const turns = Number(process.argv[2] ?? 200)
 const perTurn = Number(process.argv[3] ?? 100)

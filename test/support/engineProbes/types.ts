@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import type { AppConfig } from '../../../src/config'
+import type { AppConfig } from '../../../src/platform/config'
 
 /** What each engine implements for the test suite's probes (test/support/engineProbes.ts). */
 export type EngineTestProbes = {

@@ -9,7 +9,7 @@
 import { toast } from '@payloadcms/ui'
 import React, { useCallback, useEffect, useRef, useState } from 'react'
 
-import { suggestSlug } from '../../../../src/slug'
+import { suggestSlug } from '../../../../src/platform/slug'
 import { createOnServer, reorderOnServer, setActiveOnServer } from './taxonomyTreeApi'
 import { CHILD_KIND, COLLECTION, type TreeKind, type TreeNode } from './taxonomyTreeTypes'
 

@@ -98,7 +98,7 @@ const MESSAGES: Record<TextConstraint, (limit: number) => string> = {
   type: () => 'Expected text.',
 }
 
-/** The URL policy's messages (src/urlPolicy), here so one function reads every message back. */
+/** The URL policy's messages (src/platform/urlPolicy), here so one function reads every message back. */
 export const URL_MESSAGES = {
   url: 'Use an absolute http or https URL.',
   url_or_path: 'Use an absolute http or https URL, or a path starting with one slash, like /logo.png.',
