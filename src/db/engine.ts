@@ -37,8 +37,8 @@ export type {
 export { FOLLOW_UP_KINDS } from './moderationTypes'
 export type { ModerationAction, ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from './moderationEventTypes'
 export { MODERATION_ACTIONS } from './moderationEventTypes'
-/** Which unique field a failed write collided on (Payload's, SQLite's or MongoDB's report). */
-export { uniqueViolationField } from './uniqueViolation'
+/** The unique field a failed write collided on (Payload's report, or the running engine's). */
+export const uniqueViolationField = (err: unknown): string | undefined => engine().uniqueViolationField(err)
 
 const LOADERS: Record<Engine, () => Promise<EngineOps>> = {
   sqlite: async () => (await import('./sqlite/engine')).sqliteEngine,

@@ -1,10 +1,13 @@
 /**
  * Which unique field a failed write collided on, whichever layer reported it: Payload's
- * ValidationError on a unique field (both adapters), SQLite's `UNIQUE constraint failed:
- * table.column`, or MongoDB's duplicate key (code 11000, `keyValue`). Undefined when the
- * error is anything else. The engine-specific shapes are read here, and only here.
+ * ValidationError on a unique field (both adapters, read here), or the engine's own report (read
+ * by each engine: src/db/sqlite/uniqueViolation.ts, src/db/mongo/uniqueViolation.ts). Undefined
+ * when the error is anything else.
  */
 type FieldError = { path?: unknown; message?: unknown }
+
+/** An engine's own report of a unique violation: the field, or undefined. */
+export type EngineUniqueField = (err: Error) => string | undefined
 
 function fromPayload(err: Error): string | undefined {
   if (err.name !== 'ValidationError') return undefined
@@ -14,23 +17,10 @@ function fromPayload(err: Error): string | undefined {
   return hit ? String(hit.path) : undefined
 }
 
-function fromSqlite(err: Error): string | undefined {
-  const match = /UNIQUE constraint failed: ([\w.]+)/.exec(err.message)
-  // `table.column` (the first column of a composite index names the field).
-  return match ? match[1]!.split(',')[0]!.split('.').pop() : undefined
-}
-
-function fromMongo(err: Error): string | undefined {
-  const { code, keyValue } = err as { code?: unknown; keyValue?: unknown }
-  if (code !== 11000) return undefined
-  if (keyValue && typeof keyValue === 'object') return Object.keys(keyValue)[0]
-  const match = /index: (\w+?)(?:_\d+|_idx)? dup key/.exec(err.message)
-  return match?.[1]
-}
-
-export function uniqueViolationField(err: unknown): string | undefined {
+/** The field, from the error or the errors it wraps (a cause chain three deep at most). */
+export function uniqueViolationOf(err: unknown, fromEngine: EngineUniqueField): string | undefined {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    const field = fromPayload(e) ?? fromSqlite(e) ?? fromMongo(e)
+    const field = fromPayload(e) ?? fromEngine(e)
     if (field) return field
   }
   return undefined

@@ -25,7 +25,7 @@ import { serviceIndexes } from '../../src/db/mongo/indexes'
 import { listShapes } from '../support/listShapes'
 import { filterOf, updateOf } from '../../src/db/mongo/planApplier'
 import { isTransient } from '../../src/db/mongo/retry'
-import { uniqueViolationField } from '../../src/db/uniqueViolation'
+import { uniqueViolationFieldMongo as uniqueViolationField } from '../../src/db/mongo/uniqueViolation'
 import { backoffMs, retryTransient } from '../../src/db/transientRetry'
 import { refreshClaimPlan, statusMovePlan } from '../../src/db/workflow'
 

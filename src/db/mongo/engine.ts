@@ -10,6 +10,7 @@ import { renameTagMongo } from './tagRename'
 import { noteSiblingWriteMongo } from './siblingGuards'
 import { hitRateLimitMongo } from './rateLimits'
 import { isTransient } from './retry'
+import { uniqueViolationFieldMongo } from './uniqueViolation'
 
 export const mongoEngine: EngineOps = {
   ...mongoOperations,
@@ -21,6 +22,7 @@ export const mongoEngine: EngineOps = {
   hitRateLimit: hitRateLimitMongo,
   startChangeFeed: startMongoChangeFeed,
   isTransient,
+  uniqueViolationField: uniqueViolationFieldMongo,
   noteDomainWrite: noteDomainWriteMongo,
   noteSiblingWrite: noteSiblingWriteMongo,
 }

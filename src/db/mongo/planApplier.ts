@@ -9,7 +9,7 @@ import { type ClientSession, type Collection, type Db, type Document, type Filte
 import type { Payload } from 'payload'
 
 import { generationsOf } from '../generations'
-import { uniqueViolationField } from '../uniqueViolation'
+import { uniqueViolationFieldMongo as uniqueViolationField } from './uniqueViolation'
 import {
   type Condition,
   DONE,

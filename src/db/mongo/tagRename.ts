@@ -25,7 +25,6 @@ import type { Payload } from 'payload'
 
 import { generationsOf } from '../generations'
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
-import { uniqueViolationField } from '../uniqueViolation'
 import { tagRenameRecordSteps } from '../workflow/tagRenamePlan'
 import { DONE, PlanStop, ref, type WritePlan } from '../writePlan'
 import { logger } from '../../platform/logging'
@@ -33,6 +32,7 @@ import type { ContentDoc, TagDoc } from './documents'
 import { nativeDb, payloadCollection } from './native'
 import { applyPlanMongo } from './planApplier'
 import { inTransaction } from './transaction'
+import { uniqueViolationFieldMongo as uniqueViolationField } from './uniqueViolation'
 
 export const TAG_RENAME_RUNS = 'raw_tag_rename_runs'
 

@@ -6,6 +6,8 @@ import type { Domain } from '../versionDomains'
 export type TransactionPort = {
   /** The engine aborted a transaction and running it again is safe (MongoDB: TransientTransactionError). */
   isTransient(err: unknown): boolean
+  /** The unique field a failed write collided on (Payload's ValidationError, or the engine's own report), else undefined. */
+  uniqueViolationField(err: unknown): string | undefined
   /**
    * A Payload save in `req`'s transaction changed `domain` (a collection hook): SQLite needs
    * nothing (the write gate's release reads the counters); MongoDB moves this process's

@@ -10,6 +10,7 @@ import { configuredFile, sqliteOperations } from './operations'
 import { CONTENT_STEP, tagRenamePlan } from '../workflow/tagRenamePlan'
 import { DONE } from '../writePlan'
 import { applyPlanSqlite } from './planApplier'
+import { uniqueViolationFieldSqlite } from './uniqueViolation'
 import { hitRateLimitSqlite } from './rateLimits'
 import { underWriteGate } from './writeGate'
 
@@ -41,6 +42,7 @@ export const sqliteEngine: EngineOps = {
   startChangeFeed: sqliteChangeFeed(configuredFile),
   // Writers queue (busy_timeout, the write gate) instead of failing.
   isTransient: () => false,
+  uniqueViolationField: uniqueViolationFieldSqlite,
   // The triggers moved the counters in the writing transaction; the gate's release reads them.
   noteDomainWrite: async () => undefined,
   // A writer holds the write lock before it reads: a reorder sees every committed sibling.

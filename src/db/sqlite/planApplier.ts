@@ -19,7 +19,7 @@ import {
   type Where,
   type WritePlan,
 } from '../writePlan'
-import { uniqueViolationField } from '../uniqueViolation'
+import { uniqueViolationFieldSqlite as uniqueViolationField } from './uniqueViolation'
 import { connection } from './connection'
 import { outboxDb } from './followUpOutbox'
 import { TABLES } from './tables'
