@@ -28,6 +28,9 @@ const defaults: Record<string, string> = {
   BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
   BOOTSTRAP_ADMIN_PASSWORD: 'admin-password-123',
   LOG_LEVEL: 'info',
+  // argon2 at its lowest cost: no test here is about hashing cost (test/auth/passwordCost.test.ts
+  // holds the standard one); a server a test starts with NODE_ENV=production ignores it.
+  PASSWORD_HASH_COST: 'test',
 }
 for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v
 

@@ -37,6 +37,8 @@ export type AppConfig = {
     accessTtlSeconds: number
     refreshTtlSeconds: number
     allowSelfRegistration: boolean
+    /** argon2's cost: `test` only under NODE_ENV=test (PASSWORD_HASH_COST), else `standard`. */
+    passwordHashCost: 'standard' | 'test'
     /** Within this many seconds of a rotation, the rotated token answers its successor again (0 = off). */
     refreshReuseGraceSeconds: number
   }
@@ -170,6 +172,7 @@ export function parseConfig(
       accessTtlSeconds: raw.JWT_ACCESS_TTL_SECONDS,
       refreshTtlSeconds: raw.JWT_REFRESH_TTL_SECONDS,
       allowSelfRegistration: raw.AUTH_ALLOW_SELF_REGISTRATION ?? !isProduction,
+      passwordHashCost: raw.PASSWORD_HASH_COST === 'test' && given.NODE_ENV === 'test' ? 'test' : 'standard',
       refreshReuseGraceSeconds: raw.AUTH_REFRESH_REUSE_GRACE_SECONDS,
     },
     corsAllowedOrigins: raw.CORS_ALLOWED_ORIGINS.split(',')

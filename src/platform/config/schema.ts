@@ -66,6 +66,11 @@ export const envSchema = z.object({
   JWT_ACCESS_TTL_SECONDS: positiveInt.default(900),
   JWT_REFRESH_TTL_SECONDS: positiveInt.default(2592000),
   AUTH_ALLOW_SELF_REGISTRATION: envBoolean.optional(),
+  /**
+   * `test`: passwords hashed at argon2's lowest cost (1 MiB, one pass), for a test suite whose tests
+   * are not about hashing. Honoured only with NODE_ENV=test; anywhere else every hash is full cost.
+   */
+  PASSWORD_HASH_COST: z.enum(['standard', 'test']).optional(),
   /** 0 (default): a rotated refresh token presented again revokes every token of the user. */
   AUTH_REFRESH_REUSE_GRACE_SECONDS: nonNegativeInt.max(300).default(0),
 
