@@ -34,9 +34,10 @@ describe.runIf(getConfig().database.engine === 'mongodb')('every list query is i
     native = await import('../../src/db/mongo/native')
   }, 120_000)
 
-  for (const shape of listShapes())
-    it(`${shape.name}: no blocking SORT in any sort's winning plan`, async () => {
-      const content = native.payloadCollection<Document>(app.payload, 'content')
+  it('no blocking SORT in the winning plan of any list shape, any sort', async () => {
+    const content = native.payloadCollection<Document>(app.payload, 'content')
+    const blocking: string[] = []
+    for (const shape of listShapes())
       for (const query of shape.queries) {
         if (queries.textMode(query) === 'index') continue
         const hint = queries.contentHint(query)
@@ -45,9 +46,9 @@ describe.runIf(getConfig().database.engine === 'mongodb')('every list query is i
           .sort(queries.contentSort(query))
           .limit(query.limit)
           .explain('queryPlanner')
-        const winning = (explain.queryPlanner as Document).winningPlan
-        expect(stagesOf(winning), `${shape.name} / ${query.sort}`).not.toContain('SORT')
+        if (stagesOf((explain.queryPlanner as Document).winningPlan).includes('SORT')) blocking.push(`${shape.name} / ${query.sort}`)
       }
-    })
+    expect(blocking).toEqual([])
+  })
 })
 
