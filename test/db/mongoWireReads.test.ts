@@ -104,4 +104,32 @@ describe('MongoDB reads', () => {
     await store.relatedContent(item as never, 10)
     expect(onContents('aggregate')).toHaveLength(4)
   })
+  it('estimate=true on an unfiltered list: its last exact count stands in across a write for a few seconds, said so; exact lists count again', async () => {
+    await waitForLiveFeed()
+    const at = new Date('2024-05-01T10:00:00.000Z')
+    const doc = { _id: new ObjectId(), slug: 'a', title: 'A', url: 'https://example.com/a', tagSlugs: [], status: 'approved', isActive: true, createdAt: at, updatedAt: at, approvedAt: at }
+    let counted = 41
+    script = (c) => {
+      if (c.name === 'find' && c.body.find === 'contents') return cursorReply('wire.contents', [doc])
+      if (c.name === 'aggregate' && c.body.aggregate === 'contents') return cursorReply('wire.contents', [{ _id: 1, n: ++counted }])
+      return undefined
+    }
+    const counts = () => onContents('aggregate').length
+    const { generationsOf } = await import('../../src/db/generations')
+    const estimated = { ...query, sort: 'alpha' as const, limit: 1, estimate: true }
+    const first = await store.listContent(estimated)
+    expect(first).toMatchObject({ total: 42, estimated: false })
+    expect(counts()).toBe(1)
+    // A public write: the page is read again, its total reused (estimated), not counted.
+    generationsOf(payload.db).changed(['content'], [new ObjectId().toHexString()])
+    const second = await store.listContent(estimated)
+    expect(second).toMatchObject({ total: 42, estimated: true })
+    expect(counts()).toBe(1)
+    // Asked exact, or filtered: counted at this version.
+    const exact = await store.listContent({ ...estimated, estimate: false })
+    expect(exact).toMatchObject({ total: 43, estimated: false })
+    expect(counts()).toBe(2)
+    await store.listContent({ ...estimated, tags: ['ai'] })
+    expect(counts()).toBe(3)
+  })
 })

@@ -45,6 +45,15 @@ const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
  */
 const cachedUsage = new VersionedCache<Map<string, number>>('tag_usage', 2_000)
 const cachedRelated = new VersionedCache<RowStamp & { rows: ContentRecord[] }>('related_items', 2_000)
+/** How long an unfiltered list's exact count may stand in for estimate=true across writes. */
+export const ESTIMATE_REUSE_MS = 5_000
+/** Each unfiltered list's last exact count (a handful: one per view and status filter). */
+const estimatedTotals = new Map<string, { total: number; version: string; at: number }>()
+
+/** A list by view and status alone: no text, no taxonomy, period, submitter, age or URL filter. */
+const isUnfiltered = (q: ContentListQuery): boolean =>
+  !q.text && !q.tags && !q.groupIds && !q.channelIds && !q.platformIds && !q.approvedSince && !q.submittedBy && !q.createdBefore && q.urlKey === undefined
+
 /** Every read below carries the server-side time limit (./readLimit). */
 const limited = { maxTimeMS: READ_LIMIT_MS }
 
@@ -79,10 +88,18 @@ export function mongoContentStore(payload: Payload): ContentStore {
     if (q.limit > 0 && rows.length < q.limit && (rows.length > 0 || q.offset === 0)) {
       return { rows, total: q.offset + rows.length, estimated: false }
     }
-    // Exact, and cached per content version: estimate=true needs no approximate shortcut.
+    // estimate=true on an unfiltered list: its last exact count stands for a few seconds across
+    // writes (said so: X-Total-Estimated), instead of every index entry counted again per write.
+    const countKey = `${viewOf(q)}\u0000${JSON.stringify(filter)}`
+    const reusable = q.estimate && isUnfiltered(q) ? estimatedTotals.get(countKey) : undefined
+    if (reusable && reusable.version !== version && Date.now() - reusable.at < ESTIMATE_REUSE_MS) {
+      return { rows, total: reusable.total, estimated: true }
+    }
+    // Exact, and cached per content version.
     const total = await cachedCount[viewOf(q)](version, JSON.stringify(filter), () =>
       bounded(() => content().countDocuments(filter, { ...limited, ...(hint ? { hint } : {}) })),
     )
+    if (isUnfiltered(q)) estimatedTotals.set(countKey, { total, version, at: Date.now() })
     return { rows, total, estimated: false }
   }
 
