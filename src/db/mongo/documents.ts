@@ -73,6 +73,19 @@ export function toTagRecord(d: TagDoc): TagRecord {
   }
 }
 
+/** How a new document stores each kind; ids come from the caller's (a new one, or the given hex). */
+type Ids = { newId: () => ObjectId; oid: (hex: string) => ObjectId }
+const ENCODE: { [K in FieldKind]: (v: unknown, ids: Ids) => StoredValue[K] } = {
+  id: (v, ids) => (typeof v === 'string' && v ? ids.oid(v) : ids.newId()),
+  text: (v) => v as string,
+  optionalText: (v) => (v as string | null | undefined) ?? null,
+  list: (v) => v,
+  ref: (v, ids) => (typeof v === 'string' && v ? ids.oid(v) : null),
+  flag: (v) => Boolean(v),
+  instant: (v) => new Date(v as string),
+  optionalInstant: (v) => (v ? new Date(v as string) : null),
+}
+
 /** A bulk-inserted content document (ids generated when absent): the inserted fields of ../contentRecord, and the URL key. */
 export function contentDocOf(
   r: NewContent,
@@ -80,22 +93,13 @@ export function contentDocOf(
   oid: (hex: string) => ObjectId,
   urlKey: { key: string; ordinal: number },
 ): ContentDoc {
-  const encode: { [K in FieldKind]: (v: unknown) => StoredValue[K] } = {
-    id: (v) => (typeof v === 'string' && v ? oid(v) : newId()),
-    text: (v) => v as string,
-    optionalText: (v) => (v as string | null | undefined) ?? null,
-    list: (v) => v,
-    ref: (v) => (typeof v === 'string' && v ? oid(v) : null),
-    flag: (v) => Boolean(v),
-    instant: (v) => new Date(v as string),
-    optionalInstant: (v) => (v ? new Date(v as string) : null),
-  }
-  const doc: Record<string, unknown> = {}
+  const ids = { newId, oid }
+  const doc: Record<string, unknown> = { urlKey: urlKey.key, urlKeyOrdinal: urlKey.ordinal }
   for (const name of INSERTED_FIELD_NAMES) {
     const field = CONTENT_FIELDS[name]
-    doc[field.mongo] = encode[field.kind]((r as Record<string, unknown>)[name])
+    doc[field.mongo] = ENCODE[field.kind]((r as Record<string, unknown>)[name], ids)
   }
-  return { ...doc, urlKey: urlKey.key, urlKeyOrdinal: urlKey.ordinal } as ContentDoc
+  return doc as ContentDoc
 }
 
 export function tagDocOf(r: NewTag, newId: () => ObjectId, oid: (hex: string) => ObjectId): TagDoc {
