@@ -33,11 +33,17 @@ async function idOf(id: string | number | Promise<string | number | null> | null
   return resolved == null ? undefined : String(resolved)
 }
 
+/** The transaction a save in `req` runs in (its id and session), or undefined outside one. */
+export async function openTransactionOf(req: PayloadRequest): Promise<{ id: string; session: ClientSession } | undefined> {
+  const id = await idOf(req.transactionID ?? null)
+  const session = id === undefined ? undefined : (req.payload.db.sessions as Sessions | undefined)?.[id]
+  return id !== undefined && session?.inTransaction() ? { id, session } : undefined
+}
+
 /** For collection hooks: the save in `req` changed `domain`; this process's generation moves at its commit. */
 export async function noteDomainWriteMongo(req: PayloadRequest, domain: Domain, rows?: readonly string[]): Promise<void> {
-  const id = await idOf(req.transactionID ?? null)
-  const sessions = req.payload.db.sessions as Sessions | undefined
-  if (id === undefined || !sessions?.[id]?.inTransaction()) {
+  const id = (await openTransactionOf(req))?.id
+  if (id === undefined) {
     // Not in a transaction: the write is already visible.
     generationsOf(req.payload.db).changed([domain], rows)
     return

@@ -15,6 +15,7 @@ import type { PayloadRequest } from 'payload'
 import type { Where } from '../writePlan'
 import { Ref } from '../writePlan'
 import { nativeDb } from './native'
+import { openTransactionOf } from './payloadTransactions'
 
 export const SIBLING_GUARDS = 'raw_sibling_guards'
 
@@ -36,7 +37,6 @@ export async function touchSiblingGuard(db: Db, key: string, session?: ClientSes
 
 /** A save in `req` adds a child to a sibling list: its guard is written in the save's transaction. */
 export async function noteSiblingWriteMongo(req: PayloadRequest, collection: string, parentField?: string, parentId?: string | null): Promise<void> {
-  const id = req.transactionID instanceof Promise ? await req.transactionID : req.transactionID
-  const session = id == null ? undefined : (req.payload.db.sessions?.[String(id)] as ClientSession | undefined)
-  await touchSiblingGuard(nativeDb(req.payload), siblingGuardKey(collection, parentField, parentId), session?.inTransaction() ? session : undefined)
+  const open = await openTransactionOf(req)
+  await touchSiblingGuard(nativeDb(req.payload), siblingGuardKey(collection, parentField, parentId), open?.session)
 }
