@@ -5,46 +5,18 @@
  * nothing shared (no counter document) is written inside it.
  */
 import type { Payload } from 'payload'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { ObjectId, type Document } from 'mongodb'
 
-import { cursorReply, payloadOnWire, serverError, type Script, type WireServer } from '../support/mongoWireServer'
+import { cursorReply, serverError, waitForLiveFeed, wireFile } from '../support/mongoWireServer'
 
-let server: WireServer
-let payload: Payload
-let script: Script = () => undefined
+const wire = wireFile()
 
-beforeAll(async () => {
-  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
-})
-
-afterAll(async () => {
-  await payload?.destroy()
-  await server?.close()
-})
-
-beforeEach(() => {
-  script = () => undefined
-  server.sent.length = 0
-})
-
-/** The change stream is open (its first resume token seen): generations are live, not blind. */
-async function waitForLiveFeed(): Promise<void> {
-  const { generation } = await import('../../src/db/engine')
-  const { generationsOf } = await import('../../src/db/generations')
-  for (let i = 0; i < 200; i++) {
-    generation(payload, 'content')
-    if (!generationsOf(payload.db).isBlind) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error('the change feed never opened')
-}
-
-const saveFacet = () => payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic', color: '#336699' }, overrideAccess: true })
+const saveFacet = () => wire.payload.create({ collection: 'facets', data: { key: 'topic', label: 'Topic', color: '#336699' }, overrideAccess: true })
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'commitTransaction', 'abortTransaction'])
-const writes = () => server.sent.filter((c) => WRITES.has(c.name))
+const writes = () => wire.server.sent.filter((c) => WRITES.has(c.name))
 const target = (c: { name: string; body: Record<string, unknown> }) =>
   c.name.endsWith('Transaction') ? c.name : `${c.name} ${String(c.body[c.name])}`
 
@@ -57,27 +29,27 @@ describe("Payload's own save on MongoDB", () => {
     expect(writes()[0]?.startTransaction).toBe(true)
     expect(writes()[0]?.body.autocommit).toBe(false)
     // This process reads its own write at once: the taxonomy generation moved at the commit.
-    await waitForLiveFeed()
-    const before = generation(payload, 'taxonomy')
+    await waitForLiveFeed(wire.payload)
+    const before = generation(wire.payload, 'taxonomy')
     await saveFacet()
-    expect(generation(payload, 'taxonomy')).not.toBe(before)
+    expect(generation(wire.payload, 'taxonomy')).not.toBe(before)
   })
 
   it('a save whose write fails is aborted whole: no commit, the caller gets the error, the generation stays', async () => {
     const { generation } = await import('../../src/db/engine')
-    await waitForLiveFeed()
-    const before = generation(payload, 'taxonomy')
-    script = (c) => (c.name === 'insert' && c.body.insert === 'facets' ? serverError(2, 'BadValue') : undefined)
+    await waitForLiveFeed(wire.payload)
+    const before = generation(wire.payload, 'taxonomy')
+    wire.script = (c) => (c.name === 'insert' && c.body.insert === 'facets' ? serverError(2, 'BadValue') : undefined)
     const err = await saveFacet().then(() => null, (e: unknown) => e)
     expect(err).toBeInstanceOf(Error)
     expect(writes().map(target)).toEqual(['insert facets', 'abortTransaction'])
-    expect(generation(payload, 'taxonomy')).toBe(before)
+    expect(generation(wire.payload, 'taxonomy')).toBe(before)
   })
 
   it('a WriteConflict inside a Local API save: payloadWrite runs the whole save again, committed once', async () => {
     const { payloadWrite } = await import('../../src/db/payloadWrite')
     let conflicts = 1
-    script = (c) =>
+    wire.script = (c) =>
       c.name === 'insert' && c.body.insert === 'facets' && conflicts-- > 0 ? serverError(112, 'WriteConflict', ['TransientTransactionError']) : undefined
     await payloadWrite(saveFacet)
     expect(writes().map(target)).toEqual(['insert facets', 'abortTransaction', 'insert facets', 'commitTransaction'])
@@ -88,37 +60,37 @@ describe("Payload's own save on MongoDB", () => {
 
   it("an unknown commit result on Payload's own commit re-sends only the commit", async () => {
     let unknown = 2
-    script = (c) =>
+    wire.script = (c) =>
       c.name === 'commitTransaction' && unknown-- > 0 ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : undefined
     await saveFacet()
     expect(writes().map(target)).toEqual(['insert facets', 'commitTransaction', 'commitTransaction', 'commitTransaction'])
     expect(new Set(writes().map((c) => `${c.session}/${c.txnNumber}`)).size).toBe(1)
   })
 
-  it("a commit whose result stays unknown past the retries fails the save and still ends its session (its server session goes back to the pool)", async () => {
-    script = (c) => (c.name === 'commitTransaction' ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : undefined)
+  it("a commit whose result stays unknown past the retries fails the save and still ends its session (its wire.server session goes back to the pool)", async () => {
+    wire.script = (c) => (c.name === 'commitTransaction' ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : undefined)
     const err = await saveFacet().then(() => null, (e: unknown) => e)
     expect(err).toBeInstanceOf(Error)
-    const commits = server.named('commitTransaction')
+    const commits = wire.server.named('commitTransaction')
     expect(commits.length).toBe(5)
     const failed = commits[0]!.session
-    script = () => undefined
-    server.sent.length = 0
+    wire.script = () => undefined
+    wire.server.sent.length = 0
     await saveFacet()
-    // The driver hands the most recently released server session out first.
+    // The driver hands the most recently released wire.server session out first.
     expect(writes()[0]!.session).toBe(failed)
   })
 
   it('no index is built outside the migration lock (Payload\'s own included), and duplicate notifications go before their unique index: recorded from the server\'s start', async () => {
     const extra = new ObjectId('65a1b2c3d4e5f60718293a02')
-    script = (c) => {
+    wire.script = (c) => {
       if (c.name === 'aggregate' && c.body.aggregate === 'notifications') return cursorReply('wire.notifications', [{ extra: [extra] }])
       return undefined
     }
     const { engine } = await import('../../src/db/engine')
-    await engine().prepare(payload)
+    await engine().prepare(wire.payload)
     // Everything since Payload connected (its adapter would have mongoose build ~70 indexes there).
-    const log = server.log
+    const log = wire.server.log
     const at = (name: string, coll?: string, from = 0) => log.findIndex((c, i) => i >= from && c.name === name && (coll === undefined || c.body[name] === coll))
     const locked = at('findAndModify', 'raw_migration_lock')
     const released = at('delete', 'raw_migration_lock', locked)
@@ -138,7 +110,7 @@ describe("Payload's own save on MongoDB", () => {
 
   it('the URL-key backfill is a migration: it keys the rows left and moves the content generation here (others see it through their change stream)', async () => {
     let pending = [{ _id: new ObjectId('65a1b2c3d4e5f60718293a09'), url: 'https://example.com/a' }]
-    script = (c) => {
+    wire.script = (c) => {
       if (c.name === 'find' && c.body.find === 'contents') {
         const batch = pending
         pending = []
@@ -148,38 +120,38 @@ describe("Payload's own save on MongoDB", () => {
     }
     const { generation } = await import('../../src/db/engine')
     const migration = await import('../../src/db/migrations/mongodb/20261127_140000_url_key_backfill')
-    await waitForLiveFeed()
-    const before = generation(payload, 'content')
-    await migration.up({ payload } as never)
-    const keyed = server.sent.filter((c) => c.name === 'update' && c.body.update === 'contents')
+    await waitForLiveFeed(wire.payload)
+    const before = generation(wire.payload, 'content')
+    await migration.up({ payload: wire.payload } as never)
+    const keyed = wire.server.sent.filter((c) => c.name === 'update' && c.body.update === 'contents')
     expect(keyed).toHaveLength(1)
     expect((keyed[0]!.body.updates as Document[])[0]).toMatchObject({
       q: { _id: new ObjectId('65a1b2c3d4e5f60718293a09'), urlKey: null },
       u: { $set: { urlKey: 'https://example.com/a', urlKeyOrdinal: 0 } },
     })
-    const after = generation(payload, 'content')
+    const after = generation(wire.payload, 'content')
     expect(after).not.toBe(before)
     // Nothing left to key: nothing moves, and no counter document is ever written.
-    await migration.up({ payload } as never)
-    expect(generation(payload, 'content')).toBe(after)
-    expect(server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
+    await migration.up({ payload: wire.payload } as never)
+    expect(generation(wire.payload, 'content')).toBe(after)
+    expect(wire.server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
   })
 
   it('a start on a database that ran every migration reads nothing of the content collection (no backfill scan)', async () => {
     const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrations')
-    script = (c) =>
+    wire.script = (c) =>
       c.name === 'find' && c.body.find === 'payload-migrations'
         ? cursorReply('wire.payload-migrations', MONGO_MIGRATIONS.map((m) => ({ _id: new ObjectId(), name: m.name, batch: 1 })))
         : undefined
     const { engine } = await import('../../src/db/engine')
-    await engine().prepare(payload)
-    await engine().contentStore(payload).prepare()
-    const onContents = server.sent.filter((c) => c.body[c.name] === 'contents' && c.name !== 'createIndexes' && c.name !== 'listIndexes')
+    await engine().prepare(wire.payload)
+    await engine().contentStore(wire.payload).prepare()
+    const onContents = wire.server.sent.filter((c) => c.body[c.name] === 'contents' && c.name !== 'createIndexes' && c.name !== 'listIndexes')
     expect(onContents.map((c) => c.name)).toEqual([])
   })
 
   it('the start-up check passes on a URI that names the replica set', async () => {
     const { engine } = await import('../../src/db/engine')
-    await expect(engine().prepare(payload)).resolves.toBeUndefined()
+    await expect(engine().prepare(wire.payload)).resolves.toBeUndefined()
   })
 })

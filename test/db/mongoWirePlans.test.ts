@@ -9,31 +9,20 @@
  */
 import { ObjectId, type Document } from 'mongodb'
 import type { Payload } from 'payload'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import type { WritePlan } from '../../src/db/writePlan'
-import { cursorReply, payloadOnWire, serverError, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
 
-let server: WireServer
-let payload: Payload
-let script: Script = () => undefined
+import { cursorReply, serverError, type Script, type SentCommand, wireFile } from '../support/mongoWireServer'
+
+const wire = wireFile()
+
 let engine: typeof import('../../src/db/engine')
 let plans: typeof import('../../src/db/workflow')
 
 beforeAll(async () => {
-  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
   engine = await import('../../src/db/engine')
   plans = await import('../../src/db/workflow')
-})
-
-afterAll(async () => {
-  await payload?.destroy()
-  await server?.close()
-})
-
-beforeEach(() => {
-  script = () => undefined
-  server.sent.length = 0
 })
 
 const A = '65a1b2c3d4e5f60718293a4b'
@@ -120,7 +109,7 @@ const cases = (): Case[] => [
 const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'find', 'commitTransaction', 'abortTransaction'])
 const txOf = (c: SentCommand) => `${c.session}/${c.txnNumber}`
 /** The commands sent in transactions (start-up index work on the outbox runs outside any). */
-const transactional = () => server.sent.filter((c) => WRITE_COMMANDS.has(c.name) && c.txnNumber !== undefined)
+const transactional = () => wire.server.sent.filter((c) => WRITE_COMMANDS.has(c.name) && c.txnNumber !== undefined)
 const label = (c: SentCommand) => (c.name.endsWith('Transaction') ? c.name : `${c.name} ${String(c.body[c.name])}`)
 
 /** The commands of the one committed transaction, and every transaction sent. */
@@ -133,10 +122,10 @@ function committed() {
 
 describe.each(cases().filter((c) => c.single))('$name', ({ plan, writes, reads }) => {
   it('one plain retryable write: no transaction (no startTransaction, autocommit or commit)', async () => {
-    script = (c, sent) => reads?.(c, sent)
-    const result = await engine.engine().applyPlan(payload, plan())
+    wire.script = (c, sent) => reads?.(c, sent)
+    const result = await engine.engine().applyPlan(wire.payload, plan())
     expect(result.outcome).toBe('done')
-    const sent = server.sent.filter((c) => WRITE_COMMANDS.has(c.name))
+    const sent = wire.server.sent.filter((c) => WRITE_COMMANDS.has(c.name))
     expect(sent.map(label)).toEqual(writes)
     expect(sent[0]!.startTransaction).toBeUndefined()
     expect(sent[0]!.body.autocommit).toBeUndefined()
@@ -147,30 +136,30 @@ describe.each(cases().filter((c) => c.single))('$name', ({ plan, writes, reads }
 
   it('a failover during the write: the driver re-sends it once under the same transaction number', async () => {
     let failures = 1
-    script = (c, sent) =>
+    wire.script = (c, sent) =>
       WRITE_COMMANDS.has(c.name) && failures-- > 0 ? serverError(10107, 'NotWritablePrimary', ['RetryableWriteError']) : reads?.(c, sent)
-    const result = await engine.engine().applyPlan(payload, plan())
+    const result = await engine.engine().applyPlan(wire.payload, plan())
     expect(result.outcome).toBe('done')
-    const sent = server.sent.filter((c) => WRITE_COMMANDS.has(c.name))
+    const sent = wire.server.sent.filter((c) => WRITE_COMMANDS.has(c.name))
     expect(sent.map(label)).toEqual([...writes, ...writes])
     expect(txOf(sent[1]!)).toBe(txOf(sent[0]!))
   })
 
   it('a guard that no longer holds is the plan\'s outcome, nothing else sent', async () => {
-    script = (c) =>
+    wire.script = (c) =>
       c.name === 'findAndModify' ? { ok: 1, value: null, lastErrorObject: { n: 0, updatedExisting: false } } : c.name === 'update' ? { ok: 1, n: 0, nModified: 0 } : undefined
-    const result = await engine.engine().applyPlan(payload, plan())
+    const result = await engine.engine().applyPlan(wire.payload, plan())
     expect(['lost', 'done']).toContain(result.outcome)
     if (writes[0]!.startsWith('findAndModify')) expect(result.claimed).toBeNull()
     else expect(result.outcome).toBe('lost')
-    expect(server.sent.filter((c) => WRITE_COMMANDS.has(c.name)).map(label)).toEqual(writes)
+    expect(wire.server.sent.filter((c) => WRITE_COMMANDS.has(c.name)).map(label)).toEqual(writes)
   })
 })
 
 describe.each(cases().filter((c) => !c.single))('$name', ({ plan, writes, reads }) => {
   it('one transaction: every command with the same lsid and txnNumber, autocommit false, the first opening it, one commit', async () => {
-    script = (c, sent) => reads?.(c, sent)
-    const result = await engine.engine().applyPlan(payload, plan())
+    wire.script = (c, sent) => reads?.(c, sent)
+    const result = await engine.engine().applyPlan(wire.payload, plan())
     expect(result.outcome).toBe('done')
     const all = transactional()
     expect(all.map(label)).toEqual([...writes, 'commitTransaction'])
@@ -179,16 +168,16 @@ describe.each(cases().filter((c) => !c.single))('$name', ({ plan, writes, reads 
     expect(all.map((c) => c.startTransaction ?? false)).toEqual(all.map((_, i) => i === 0))
     expect(all.every((c) => c.body.autocommit === false)).toBe(true)
     // No counter or other shared document rides along.
-    expect(server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
+    expect(wire.server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
   })
 
   it('a WriteConflict on the first attempt re-runs the whole transaction; its effect is committed once', async () => {
     let conflicts = 1
-    script = (c, sent) =>
+    wire.script = (c, sent) =>
       c.txnNumber !== undefined && !c.name.endsWith('Transaction') && conflicts-- > 0
         ? serverError(112, 'WriteConflict', ['TransientTransactionError'])
         : reads?.(c, sent)
-    const result = await engine.engine().applyPlan(payload, plan())
+    const result = await engine.engine().applyPlan(wire.payload, plan())
     expect(result.outcome).toBe('done')
     const { commits, writes: done, all } = committed()
     expect(commits).toHaveLength(1)
@@ -201,9 +190,9 @@ describe.each(cases().filter((c) => !c.single))('$name', ({ plan, writes, reads 
 
   it('an unknown commit result re-sends only the commit, never the writes', async () => {
     let unknown = 2
-    script = (c, sent) =>
+    wire.script = (c, sent) =>
       c.name === 'commitTransaction' && unknown-- > 0 ? serverError(50, 'MaxTimeMSExpired', ['UnknownTransactionCommitResult']) : reads?.(c, sent)
-    const result = await engine.engine().applyPlan(payload, plan())
+    const result = await engine.engine().applyPlan(wire.payload, plan())
     expect(result.outcome).toBe('done')
     const all = transactional()
     expect(all.map(label)).toEqual([...writes, 'commitTransaction', 'commitTransaction', 'commitTransaction'])
@@ -216,31 +205,31 @@ describe.each(cases().filter((c) => !c.single))('$name', ({ plan, writes, reads 
 
 describe('a guard that no longer holds', () => {
   it('ends the plan with its outcome: aborted, nothing committed, the generation unmoved', async () => {
-    const before = engine.generation(payload, 'content')
+    const before = engine.generation(wire.payload, 'content')
     // The item is no longer pending: the guarded update matches nothing.
-    script = (c) => (c.name === 'update' && c.body.update === 'contents' ? { ok: 1, n: 0, nModified: 0 } : undefined)
+    wire.script = (c) => (c.name === 'update' && c.body.update === 'contents' ? { ok: 1, n: 0, nModified: 0 } : undefined)
     const result = await engine
       .engine()
-      .applyPlan(payload, plans.statusMovePlan({ id: A, from: 'pending', to: 'rejected', at, approvedAt: null, rejectionReason: 'x', followUps: ['notify.rejected'], event }))
+      .applyPlan(wire.payload, plans.statusMovePlan({ id: A, from: 'pending', to: 'rejected', at, approvedAt: null, rejectionReason: 'x', followUps: ['notify.rejected'], event }))
     expect(result.outcome).toBe('unchanged')
     expect(transactional().map(label)).toEqual(['update contents', 'abortTransaction'])
-    const after = engine.generation(payload, 'content')
+    const after = engine.generation(wire.payload, 'content')
     // Blind (no stream yet) generations never repeat; a live one must be unmoved.
     if (!after.startsWith('blind') && !before.startsWith('blind')) expect(after).toBe(before)
   })
 
   it('a reorder list that is not the children is a mismatch naming the children found', async () => {
-    script = (c) => (c.name === 'find' && c.body.find === 'groups' ? cursorReply('wire.groups', [{ _id: new ObjectId(A) }]) : undefined)
-    const result = await engine.engine().applyPlan(payload, plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [A, B], at }))
+    wire.script = (c) => (c.name === 'find' && c.body.find === 'groups' ? cursorReply('wire.groups', [{ _id: new ObjectId(A) }]) : undefined)
+    const result = await engine.engine().applyPlan(wire.payload, plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [A, B], at }))
     expect(result).toMatchObject({ outcome: 'mismatch', actual: [A] })
-    expect(server.named('commitTransaction')).toHaveLength(0)
+    expect(wire.server.named('commitTransaction')).toHaveLength(0)
   })
 
   it('a duplicate key on the rename is the outcome `taken`, aborted', async () => {
-    script = (c) => (c.name === 'update' && c.body.update === 'tags' ? { ok: 1, n: 0, nModified: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error index: slug_1 dup key', keyValue: { slug: 'machine-learning' } }] } : undefined)
-    const result = await engine.engine().applyPlan(payload, plans.tagRenamePlan(A, { oldSlug: 'ml', newSlug: 'machine-learning', actorId: A, at }))
+    wire.script = (c) => (c.name === 'update' && c.body.update === 'tags' ? { ok: 1, n: 0, nModified: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error index: slug_1 dup key', keyValue: { slug: 'machine-learning' } }] } : undefined)
+    const result = await engine.engine().applyPlan(wire.payload, plans.tagRenamePlan(A, { oldSlug: 'ml', newSlug: 'machine-learning', actorId: A, at }))
     expect(result.outcome).toBe('taken')
-    expect(server.named('commitTransaction')).toHaveLength(0)
+    expect(wire.server.named('commitTransaction')).toHaveLength(0)
   })
 })
 
@@ -249,7 +238,7 @@ describe('a reorder against a sibling inserted meanwhile (src/db/mongo/siblingGu
     const C = '65a1b2c3d4e5f60718293a4d'
     let conflicts = 1
     let children = [A, B]
-    script = (c) => {
+    wire.script = (c) => {
       if (c.name === 'update' && c.body.update === 'raw_sibling_guards' && conflicts-- > 0) {
         // The insert committed meanwhile: the next read shows it.
         children = [A, B, C]
@@ -258,22 +247,22 @@ describe('a reorder against a sibling inserted meanwhile (src/db/mongo/siblingGu
       if (c.name === 'find' && c.body.find === 'groups') return cursorReply('wire.groups', children.map((id) => ({ _id: new ObjectId(id) })))
       return undefined
     }
-    const result = await engine.engine().applyPlan(payload, plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [B, A], at }))
+    const result = await engine.engine().applyPlan(wire.payload, plans.reorderPlan({ collection: 'groups', parent: { field: 'surface', id: A }, orderedIds: [B, A], at }))
     expect(result).toMatchObject({ outcome: 'mismatch', actual: [A, B, C] })
-    const guards = server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
+    const guards = wire.server.sent.filter((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
     expect(guards).toHaveLength(2)
     expect((guards[0]!.body.updates as Document[])[0]).toMatchObject({ q: { _id: `groups|surface|${A}` }, u: { $inc: { writes: 1 } }, upsert: true })
-    expect(server.named('commitTransaction')).toHaveLength(0)
+    expect(wire.server.named('commitTransaction')).toHaveLength(0)
   })
 
   it("a Payload save that adds a child writes the same guard in the save's own transaction", async () => {
     const surface = new ObjectId(A)
-    script = (c) => (c.name === 'find' && c.body.find === 'surfaces' ? cursorReply('wire.surfaces', [{ _id: surface, slug: 's', label: 'S' }]) : undefined)
-    await payload
+    wire.script = (c) => (c.name === 'find' && c.body.find === 'surfaces' ? cursorReply('wire.surfaces', [{ _id: surface, slug: 's', label: 'S' }]) : undefined)
+    await wire.payload
       .create({ collection: 'groups', data: { surface: A, slug: `g-${Date.now()}`, label: 'G', color: '#336699', displayOrder: 0, isActive: true }, overrideAccess: true })
       .catch(() => undefined)
-    const insert = server.sent.find((c) => c.name === 'insert' && c.body.insert === 'groups')
-    const guard = server.sent.find((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
+    const insert = wire.server.sent.find((c) => c.name === 'insert' && c.body.insert === 'groups')
+    const guard = wire.server.sent.find((c) => c.name === 'update' && c.body.update === 'raw_sibling_guards')
     expect(insert).toBeDefined()
     expect(guard).toBeDefined()
     expect((guard!.body.updates as Document[])[0]).toMatchObject({ q: { _id: `groups|surface|${A}` } })
@@ -283,7 +272,7 @@ describe('a reorder against a sibling inserted meanwhile (src/db/mongo/siblingGu
 
 describe('what the applier writes, as Payload stores it', () => {
   it('the status move: ObjectIds for ids and relationships, Dates for instants, the job keyed by (contentId, kind)', async () => {
-    await engine.engine().applyPlan(payload, plans.statusMovePlan({ id: A, from: 'pending', to: 'approved', at, approvedAt: at, rejectionReason: null, followUps: ['thumbnail'], event }))
+    await engine.engine().applyPlan(wire.payload, plans.statusMovePlan({ id: A, from: 'pending', to: 'approved', at, approvedAt: at, rejectionReason: null, followUps: ['thumbnail'], event }))
     const [move, enqueue, audit] = transactional()
     expect((move!.body.updates as Document[])[0]).toMatchObject({
       q: { $and: [{ _id: new ObjectId(A) }, { status: 'pending' }, { isActive: { $ne: false } }] },

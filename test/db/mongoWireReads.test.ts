@@ -4,16 +4,14 @@
  * its limit is 503 `service.unavailable` with Retry-After, and the aggregations over every
  * holder of a tag (usage counts, related items) are sent once per public content version.
  */
-import type { Payload } from 'payload'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { ObjectId, type Document } from 'mongodb'
 
-import { cursorReply, payloadOnWire, serverError, type Script, type WireServer } from '../support/mongoWireServer'
+import { cursorReply, serverError, waitForLiveFeed, wireFile } from '../support/mongoWireServer'
 
-let server: WireServer
-let payload: Payload
-let script: Script = () => undefined
+const wire = wireFile()
+
 let store: import('../../src/db/contentTypes').ContentStore
 
 const ID = '65a1b2c3d4e5f60718293a4b'
@@ -21,34 +19,11 @@ const item = { id: ID, channelId: '65a1b2c3d4e5f60718293a4c', tagSlugs: ['ai'] }
 const query = { statuses: ['approved' as const], includeInactive: false, sort: 'newest' as const, offset: 0, limit: 20, estimate: false }
 
 beforeAll(async () => {
-  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
   const { engine } = await import('../../src/db/engine')
-  store = engine().contentStore(payload)
+  store = engine().contentStore(wire.payload)
 })
 
-afterAll(async () => {
-  await payload?.destroy()
-  await server?.close()
-})
-
-beforeEach(() => {
-  script = () => undefined
-  server.sent.length = 0
-})
-
-/** The change stream is open: generations are live (not blind). */
-async function waitForLiveFeed(): Promise<void> {
-  const { generation } = await import('../../src/db/engine')
-  const { generationsOf } = await import('../../src/db/generations')
-  for (let i = 0; i < 200; i++) {
-    generation(payload, 'content')
-    if (!generationsOf(payload.db).isBlind) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error('the change feed never opened')
-}
-
-const onContents = (name: string) => server.sent.filter((c) => c.name === name && c.body[name] === 'contents')
+const onContents = (name: string) => wire.server.sent.filter((c) => c.name === name && c.body[name] === 'contents')
 
 describe('MongoDB reads', () => {
   it('every read the store sends carries maxTimeMS', async () => {
@@ -61,28 +36,28 @@ describe('MongoDB reads', () => {
     await store.tagBySlug('ai')
     await store.tagUsage(['ai', 'ml'])
     await store.relatedContent({ ...item, id: new ObjectId().toHexString() } as never, 10)
-    const reads = server.sent.filter((c) => ['find', 'aggregate', 'count'].includes(c.name) && !(c.body.pipeline as Document[] | undefined)?.[0]?.$changeStream)
+    const reads = wire.server.sent.filter((c) => ['find', 'aggregate', 'count'].includes(c.name) && !(c.body.pipeline as Document[] | undefined)?.[0]?.$changeStream)
     expect(reads.length).toBeGreaterThanOrEqual(10)
     for (const read of reads) expect(read.body.maxTimeMS, `${read.name} ${String(read.body[read.name])}`).toBe(5_000)
   })
 
-  it('a read the server stops at its limit is 503 service.unavailable with Retry-After, not a 500', async () => {
-    script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(50, 'MaxTimeMSExpired', [], 'operation exceeded time limit') : undefined)
+  it('a read the wire.server stops at its limit is 503 service.unavailable with Retry-After, not a 500', async () => {
+    wire.script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(50, 'MaxTimeMSExpired', [], 'operation exceeded time limit') : undefined)
     const err = (await store.listContent({ ...query, sort: 'oldest' }).then(() => null, (e: unknown) => e)) as import('../../src/platform/errors').ApiError
     expect(err?.name).toBe('ApiError')
     expect(err.status).toBe(503)
     expect(err.code).toBe('service.unavailable')
     expect(err.headers).toEqual({ 'Retry-After': '1' })
-    // Any other server error stays what it is.
-    script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(2, 'BadValue') : undefined)
+    // Any other wire.server error stays what it is.
+    wire.script = (c) => (c.name === 'find' && c.body.find === 'contents' ? serverError(2, 'BadValue') : undefined)
     const other = (await store.contentBySlug('x').then(() => null, (e: unknown) => e)) as Error
     expect(other?.name).not.toBe('ApiError')
   })
 
   it('tag usage and related items: one aggregation per public content version, again after a public write', async () => {
-    await waitForLiveFeed()
+    await waitForLiveFeed(wire.payload)
     const isUsage = (pipeline: Document[]) => pipeline.some((stage) => '$unwind' in stage)
-    script = (c) =>
+    wire.script = (c) =>
       c.name === 'aggregate' && c.body.aggregate === 'contents' && isUsage(c.body.pipeline as Document[])
         ? cursorReply('wire.contents', [{ _id: 'ai', n: 7 }])
         : undefined
@@ -94,22 +69,22 @@ describe('MongoDB reads', () => {
     expect(onContents('aggregate')).toHaveLength(2)
     // A pending submission (its row marked) changes neither.
     const { generationsOf } = await import('../../src/db/generations')
-    generationsOf(payload.db).changed(['all_content'], [new ObjectId().toHexString()])
+    generationsOf(wire.payload.db).changed(['all_content'], [new ObjectId().toHexString()])
     await store.tagUsage(['ai', 'zz'])
     await store.relatedContent(item as never, 10)
     expect(onContents('aggregate')).toHaveLength(2)
     // An approval does.
-    generationsOf(payload.db).changed(['content'], [new ObjectId().toHexString()])
+    generationsOf(wire.payload.db).changed(['content'], [new ObjectId().toHexString()])
     await store.tagUsage(['ai', 'zz'])
     await store.relatedContent(item as never, 10)
     expect(onContents('aggregate')).toHaveLength(4)
   })
   it('estimate=true on an unfiltered list: its last exact count stands in across a write for a few seconds, said so; exact lists count again', async () => {
-    await waitForLiveFeed()
+    await waitForLiveFeed(wire.payload)
     const at = new Date('2024-05-01T10:00:00.000Z')
     const doc = { _id: new ObjectId(), slug: 'a', title: 'A', url: 'https://example.com/a', tagSlugs: [], status: 'approved', isActive: true, createdAt: at, updatedAt: at, approvedAt: at }
     let counted = 41
-    script = (c) => {
+    wire.script = (c) => {
       if (c.name === 'find' && c.body.find === 'contents') return cursorReply('wire.contents', [doc])
       if (c.name === 'aggregate' && c.body.aggregate === 'contents') return cursorReply('wire.contents', [{ _id: 1, n: ++counted }])
       return undefined
@@ -121,7 +96,7 @@ describe('MongoDB reads', () => {
     expect(first).toMatchObject({ total: 42, estimated: false })
     expect(counts()).toBe(1)
     // A public write: the page is read again, its total reused (estimated), not counted.
-    generationsOf(payload.db).changed(['content'], [new ObjectId().toHexString()])
+    generationsOf(wire.payload.db).changed(['content'], [new ObjectId().toHexString()])
     const second = await store.listContent(estimated)
     expect(second).toMatchObject({ total: 42, estimated: true })
     expect(counts()).toBe(1)

@@ -6,16 +6,14 @@
  * a second rename of the same tag while one runs is refused. The real Payload and driver against
  * the scripted wire server.
  */
-import type { Payload } from 'payload'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { ObjectId, type Document } from 'mongodb'
 
-import { cursorReply, payloadOnWire, type Script, type SentCommand, type WireServer } from '../support/mongoWireServer'
+import { cursorReply, type Script, type SentCommand, wireFile } from '../support/mongoWireServer'
 
-let server: WireServer
-let payload: Payload
-let script: Script = () => undefined
+const wire = wireFile()
+
 let rename: typeof import('../../src/db/mongo/tagRename')
 
 const TAG = new ObjectId('65a1b2c3d4e5f60718293a51')
@@ -24,18 +22,7 @@ const at = new Date('2024-05-01T10:00:00.000Z')
 const input = { oldSlug: 'ml', newSlug: 'machine-learning', actorId: '65a1b2c3d4e5f60718293a71', at }
 
 beforeAll(async () => {
-  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
   rename = await import('../../src/db/mongo/tagRename')
-})
-
-afterAll(async () => {
-  await payload?.destroy()
-  await server?.close()
-})
-
-beforeEach(() => {
-  script = () => undefined
-  server.sent.length = 0
 })
 
 const filterOf = (c: SentCommand) => (c.body.filter ?? {}) as Document
@@ -61,19 +48,19 @@ function database(tagSlug: () => string, runs: Document[] = []): Script {
 
 const label = (c: SentCommand) => `${c.name} ${String(c.body[c.name])}`
 const WRITES = new Set(['insert', 'update', 'delete', 'commitTransaction'])
-const writes = () => server.sent.filter((c) => WRITES.has(c.name))
+const writes = () => wire.server.sent.filter((c) => WRITES.has(c.name))
 
 describe('a tag rename on MongoDB, in recorded steps', () => {
   it('records the run, moves holders in batches of plain writes, switches in one transaction, drops the old slug, ends the run', async () => {
     let slug = 'ml'
-    script = database(() => slug)
+    wire.script = database(() => slug)
     // The switch's update of the tag is where its slug changes.
-    const base = script
-    script = (c, sent) => {
+    const base = wire.script
+    wire.script = (c, sent) => {
       if (c.name === 'update' && c.body.update === 'tags') slug = 'machine-learning'
       return base(c, sent)
     }
-    const result = await rename.renameTagMongo(payload, TAG.toHexString(), input)
+    const result = await rename.renameTagMongo(wire.payload, TAG.toHexString(), input)
     expect(result).toEqual({ outcome: 'renamed', contentCount: 2 })
     expect(writes().map((c) => (c.name === 'commitTransaction' ? c.name : label(c)))).toEqual([
       // 1. recorded: the new slug claimed, the run written, one transaction
@@ -114,30 +101,30 @@ describe('a tag rename on MongoDB, in recorded steps', () => {
 
   it('a run left after its switch is carried on at start: only the old slug dropped and the run ended', async () => {
     const run = { _id: TAG, oldSlug: 'ml', newSlug: 'machine-learning', actor: null, at }
-    script = database(() => 'machine-learning', [run])
-    expect(await rename.resumeTagRenamesMongo(payload)).toBe(1)
+    wire.script = database(() => 'machine-learning', [run])
+    expect(await rename.resumeTagRenamesMongo(wire.payload)).toBe(1)
     expect(writes().map(label)).toEqual(['update contents', 'update contents', 'delete slug-claims', 'delete raw_tag_rename_runs'])
   })
 
   it('a second rename of a tag whose rename runs is `busy`; a taken slug is `taken`: no holder written either way', async () => {
     const duplicate = (keyValue: Document) => ({ ok: 1, n: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error', keyValue }] })
     const base = database(() => 'ml')
-    script = (c, sent) => (c.name === 'insert' && c.body.insert === 'raw_tag_rename_runs' ? duplicate({ _id: TAG }) : base(c, sent))
-    expect(await rename.renameTagMongo(payload, TAG.toHexString(), input)).toEqual({ outcome: 'busy' })
-    script = (c, sent) => (c.name === 'insert' && c.body.insert === 'slug-claims' ? duplicate({ slug: 'machine-learning' }) : base(c, sent))
-    expect(await rename.renameTagMongo(payload, TAG.toHexString(), input)).toEqual({ outcome: 'taken' })
+    wire.script = (c, sent) => (c.name === 'insert' && c.body.insert === 'raw_tag_rename_runs' ? duplicate({ _id: TAG }) : base(c, sent))
+    expect(await rename.renameTagMongo(wire.payload, TAG.toHexString(), input)).toEqual({ outcome: 'busy' })
+    wire.script = (c, sent) => (c.name === 'insert' && c.body.insert === 'slug-claims' ? duplicate({ slug: 'machine-learning' }) : base(c, sent))
+    expect(await rename.renameTagMongo(wire.payload, TAG.toHexString(), input)).toEqual({ outcome: 'taken' })
     expect(writes().some((c) => c.body[c.name] === 'contents')).toBe(false)
   })
 
   it('while a run is recorded, answers leave out the slug that is no tag\'s', async () => {
     const run = { _id: TAG, oldSlug: 'ml', newSlug: 'machine-learning' }
-    script = (c) => {
+    wire.script = (c) => {
       if (c.name === 'find' && c.body.find === 'raw_tag_rename_runs') return cursorReply('wire.raw_tag_rename_runs', [run])
       if (c.name === 'find' && c.body.find === 'tags') return cursorReply('wire.tags', [{ _id: TAG, slug: 'ml' }])
       return undefined
     }
-    expect([...(await rename.hiddenTagSlugsMongo(payload))]).toEqual(['machine-learning'])
-    script = () => undefined
-    expect([...(await rename.hiddenTagSlugsMongo(payload))]).toEqual([])
+    expect([...(await rename.hiddenTagSlugsMongo(wire.payload))]).toEqual(['machine-learning'])
+    wire.script = () => undefined
+    expect([...(await rename.hiddenTagSlugsMongo(wire.payload))]).toEqual([])
   })
 })

@@ -10,6 +10,9 @@
  */
 import net from 'node:net'
 
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+
 import { BSON, ObjectId, type Document } from 'mongodb'
 
 const OP_REPLY = 1
@@ -321,10 +324,45 @@ export async function startWireServer(script: Script = () => undefined, options:
  * the real driver on a scripted wire server, for one test file. DATABASE_URI names the server
  * before Payload and the engine load (the engine is chosen when src/db/engine loads).
  */
-export async function payloadOnWire(script?: Script): Promise<{ server: WireServer; payload: import('payload').Payload }> {
+export async function payloadOnWire(script?: Script): Promise<{ server: WireServer; payload: Payload }> {
   const server = await startWireServer(script)
   process.env.DATABASE_URI = server.uri('wire')
   const { getPayload } = await import('payload')
   const config = await (await import('../../payload.config')).default
   return { server, payload: await getPayload({ config, disableOnInit: true }) }
+}
+
+/** A test file's scripted server and real Payload; `script` answers before the server's defaults. */
+export type WireFile = { server: WireServer; payload: Payload; script: Script }
+
+/**
+ * One test file on the wire: the server and Payload opened before its tests (payloadOnWire) and
+ * closed after; the script and the command log reset before each test.
+ */
+export function wireFile(): WireFile {
+  const file = { script: () => undefined } as unknown as WireFile
+  beforeAll(async () => {
+    Object.assign(file, await payloadOnWire((command, sent) => file.script(command, sent)))
+  })
+  afterAll(async () => {
+    await file.payload?.destroy()
+    await file.server?.close()
+  })
+  beforeEach(() => {
+    file.script = () => undefined
+    file.server.sent.length = 0
+  })
+  return file
+}
+
+/** The change stream is open (its first resume token seen): generations are live, not blind. */
+export async function waitForLiveFeed(payload: Payload): Promise<void> {
+  const { generation } = await import('../../src/db/engine')
+  const { generationsOf } = await import('../../src/db/generations')
+  for (let i = 0; i < 200; i++) {
+    generation(payload, 'content')
+    if (!generationsOf(payload.db).isBlind) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('the change feed never opened')
 }
