@@ -77,6 +77,9 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
       const followed = updateCorpus(reader(), corpus)
       expect(followed, `batch ${i}`).not.toBe(corpus)
       expectSame(followed, readCorpus(reader()))
+      // The step names the changed rows that were public before it: the only ones a word's cached rows can hold.
+      const { rows, wasPublic } = followed.step!
+      expect({ batch: i, wasPublic: Array.from(wasPublic) }).toEqual({ batch: i, wasPublic: Array.from(rows).filter((r) => 2 * r < corpus.byRow.length && corpus.byRow[2 * r]! > 0) })
       corpus = followed
     }
     // Nothing written since: the same corpus.

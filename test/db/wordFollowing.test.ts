@@ -93,6 +93,8 @@ describe.runIf(sqlite)('word scores follow the corpus (SQLite)', () => {
       ['two approvals in one step, none of the words', () => run("UPDATE content SET status = 'approved', approved_at = '2099-01-03T00:00:00.000Z', title = 'Wombat burrows', description = 'Night walks' WHERE rowid IN (SELECT rowid FROM content WHERE status <> 'approved' LIMIT 2)"), { followed: true }],
     ]
     const followedAndRead = async (): Promise<[number, number]> => [await counter('search_terms_followed', 'hit'), await counter('search_terms_followed', 'miss')]
+    // Searches ranked again from their kept match groups (src/db/sqlite/matchGroups.ts), FTS5's order all the same.
+    const groupedBefore = await counter('search_match_groups', 'hit')
     for (const [what, write] of batches) {
       await write()
       const [hits, misses] = await followedAndRead()
@@ -110,5 +112,6 @@ describe.runIf(sqlite)('word scores follow the corpus (SQLite)', () => {
     await rankAll()
     const [hitsNow, missesNow] = await followedAndRead()
     expect({ followed: hitsNow - hits > 0, readAgain: missesNow - misses }).toEqual({ followed: true, readAgain: 0 })
+    expect(await counter('search_match_groups', 'hit')).toBeGreaterThan(groupedBefore)
   }, 120_000)
 })

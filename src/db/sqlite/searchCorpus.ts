@@ -38,8 +38,11 @@ export type Corpus = {
   byOrdinal: Int32Array
   /** The last raw_content_text_changes entry this corpus reflects. */
   changeSeq: number
-  /** When followed from an earlier corpus (updateCorpus): its changeSeq and the rows changed since, ascending. */
-  step?: { fromSeq: number; rows: Int32Array }
+  /**
+   * When followed from an earlier corpus (updateCorpus): its changeSeq, the rows changed since
+   * and those of them that were public in it (a word's cached rows can hold only those), ascending.
+   */
+  step?: { fromSeq: number; rows: Int32Array; wasPublic: Int32Array }
 }
 
 /** What reading a word needs of the corpus (./wordReading). */
@@ -260,6 +263,7 @@ export function updateCorpus(db: SqlReader, prev: Corpus): Corpus {
   byOrdinal.set(kept.subarray(from, keptCount), to)
   for (const rowid of changed) byRow[2 * rowid] = 0
   for (let i = firstMoved; i < byOrdinal.length; i++) byRow[2 * byOrdinal[i]!] = i + 1
-  const step = { fromSeq: prev.changeSeq, rows: Int32Array.from(changed).sort() }
+  const wasPublic = Int32Array.from(leaving, (at) => prevOrder[at]!).sort()
+  const step = { fromSeq: prev.changeSeq, rows: Int32Array.from(changed).sort(), wasPublic }
   return { rows, avgdl: tokens / rows, byRow, publicLength, longest, byOrdinal, changeSeq: last, step }
 }

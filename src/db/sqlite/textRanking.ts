@@ -22,8 +22,12 @@
  * quickselect, the rows above it sorted, the rows tied with it taken newest first. No match is
  * left out or approximated, nothing beyond the rows asked for is sorted. The total counts every
  * match.
+ *
+ * A search ranked again after a write that moved only N and the mean length (no row holding its
+ * words changed) is ranked from its matches' groups instead (./matchGroups): the same rows.
  */
 import { VersionedValue } from '../versionedCache'
+import { MatchGroupCache, type RankedMatches } from './matchGroups'
 import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from './sqlReader'
 import { CorpusSteps, WordScoreCache } from './wordCache'
@@ -35,12 +39,6 @@ const MAX_CACHED_SCORE_BYTES = 40 * 1024 * 1024
 /** Words kept (and four times as many remembered as asked once). */
 const MAX_CACHED_WORDS = 20_000
 
-export type RankedMatches = {
-  /** The best public matches in relevance order, at most `need` of them. */
-  order: Int32Array
-  /** All public matches that pass the filter. */
-  total: number
-}
 
 /** The ranker of one database file. */
 export function textRanker(file: string) {
@@ -51,6 +49,8 @@ export function textRanker(file: string) {
   const steps = new CorpusSteps()
   // ~28 KB a word at 1M items, kept from its second ask, followed from corpus to corpus.
   const wordCache = new WordScoreCache(MAX_CACHED_WORDS, MAX_CACHED_SCORE_BYTES, wordScoresBytes)
+  // Hot searches' matches grouped by score class, ranked again after a write without a merge.
+  const groups = new MatchGroupCache()
 
   /** A kept word's scores at `corpus`, when no row changed since `seq` held it or holds it now. */
   const follow = (word: string, corpus: Corpus) => (scores: WordScores, seq: number): WordScores | undefined => {
@@ -58,7 +58,8 @@ export function textRanker(file: string) {
     if (!changes) return undefined
     const reader = serviceReader(file)
     const tokens = tokensOf(reader, word)
-    if (!tokens.some((t) => changes.holders.has(t)) && !holdsAnyRow(scores, changes.rows)) return rescoreWord(reader, scores, corpus)
+    // Untouched when no changed row holds it now nor held it (a row it held was public: an approval of a pending row needs no pass over its rows).
+    if (!tokens.some((t) => changes.holders.has(t)) && !holdsAnyRow(scores, changes.wasPublic)) return rescoreWord(reader, scores, corpus)
     // A phrase is FTS5's to rank: read again.
     return tokens.length === 1 ? patchWord(reader, scores, corpus, changes.rows, changes.holders.get(tokens[0]!)) : undefined
   }
@@ -86,6 +87,9 @@ export function textRanker(file: string) {
      */
     async rank(version: string, words: string[], need: number, keep?: (rows: Int32Array) => Set<number>): Promise<RankedMatches> {
       const { corpus, lists } = await scores(version, words)
+      // A hot search ranked again after a write: from its groups (./matchGroups), not its matches.
+      const grouped = keep ? undefined : groups.rank(words, lists, corpus, need)
+      if (grouped) return grouped
       // From here on nothing awaits, so the shared scratch buffers are this call's alone.
       const { order, total } = bestOf(lists, corpus, need, keep)
       return { order, total }

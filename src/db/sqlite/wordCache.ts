@@ -19,9 +19,12 @@ const MAX_STEPS = 256
 /** A step that changed more rows than this is not followed (tokenizing them would block): its words are read again. */
 export const MAX_STEP_ROWS = 1_000
 
-/** The rows a step changed (ascending), and per token the rows holding it now with their weighted count. */
-type Step = { fromSeq: number; toSeq: number; rows: Int32Array; holders: RowTokens }
-export type Changes = { rows: Int32Array; holders: RowTokens }
+/**
+ * The rows a step changed (ascending), those of them public before it (ascending: only they can
+ * be in a word's cached rows), and per token the rows holding it now with their weighted count.
+ */
+type Step = { fromSeq: number; toSeq: number; rows: Int32Array; wasPublic: Int32Array; holders: RowTokens }
+export type Changes = { rows: Int32Array; wasPublic: Int32Array; holders: RowTokens }
 
 /** What changed between corpora, step by step, as far back as the steps are contiguous. */
 export class CorpusSteps {
@@ -35,7 +38,7 @@ export class CorpusSteps {
       this.steps = []
       return
     }
-    this.steps.push({ fromSeq: step.fromSeq, toSeq: corpus.changeSeq, rows: step.rows, holders: tokensOf(step.rows) })
+    this.steps.push({ fromSeq: step.fromSeq, toSeq: corpus.changeSeq, rows: step.rows, wasPublic: step.wasPublic, holders: tokensOf(step.rows) })
     if (this.steps.length > MAX_STEPS) this.steps.shift()
   }
 
@@ -47,9 +50,12 @@ export class CorpusSteps {
     const span = this.steps.slice(start, end + 1)
     if (span.length === 1) return span[0]!
     const rows = new Set<number>()
+    // A row public at the span's start was public before the first step that changed it.
+    const wasPublic = new Set<number>()
     const holders: RowTokens = new Map()
     for (const s of span) {
       for (const r of s.rows) rows.add(r)
+      for (const r of s.wasPublic) wasPublic.add(r)
       // A row a later step changed again holds what that step read of it.
       for (const held of holders.values()) for (const r of s.rows) held.delete(r)
       for (const [token, held] of s.holders) {
@@ -58,7 +64,7 @@ export class CorpusSteps {
         holders.set(token, into)
       }
     }
-    return { rows: Int32Array.from(rows).sort(), holders }
+    return { rows: Int32Array.from(rows).sort(), wasPublic: Int32Array.from(wasPublic).sort(), holders }
   }
 }
 

@@ -79,8 +79,15 @@ export function wordScoresOf(rows: Int32Array, classes: Int32Array, classScores:
  * ranking's scratch): one tight pass, so a query's merge reads plain arrays.
  */
 export function decodeWord(w: WordScores, rows: Int32Array, scores: Float64Array, at = 0): void {
-  const { count, gaps, classes, classScores } = w
+  const { count, classes, classScores } = w
   // Two loops, each with one output: faster than one loop writing both.
+  decodeRows(w, rows, at)
+  for (let j = 0; j < count; j++) scores[at + j] = classScores[classes[j]!]!
+}
+
+/** Decodes a word's rows into rows[at, at + count). */
+export function decodeRows(w: WordScores, rows: Int32Array, at = 0): void {
+  const { count, gaps } = w
   let p = 0
   let row = 0
   for (let i = at, end = at + count; i < end; i++) {
@@ -92,13 +99,12 @@ export function decodeWord(w: WordScores, rows: Int32Array, scores: Float64Array
     }
     rows[i] = row
   }
-  for (let j = 0; j < count; j++) scores[at + j] = classScores[classes[j]!]!
 }
 
 /** The rows, decoded (tests and diagnostics). */
 export function rowsOf(w: WordScores): Int32Array {
   const rows = new Int32Array(w.count)
-  decodeWord(w, rows, new Float64Array(w.count))
+  decodeRows(w, rows)
   return rows
 }
 
