@@ -86,6 +86,24 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
     expect(updateCorpus(reader(), corpus)).toBe(corpus)
   }, 120_000)
 
+  it('an update that changes no text, status or approval time (Payload sets every column) neither re-indexes the row nor records a change', async () => {
+    const corpus = updateCorpus(reader(), readCorpus(reader()))
+    const indexes = () => reader().all('SELECT (SELECT count(*) || \':\' || max(id) FROM raw_content_fts_data), (SELECT count(*) || \':\' || max(id) FROM raw_content_fts_hidden_data)')
+    const before = indexes()
+    const [publicRow, pendingRow] = ["status = 'approved' AND is_active = 1", "status = 'pending'"].map((w) => String(reader().get(`SELECT id FROM content WHERE ${w} LIMIT 1`)![0]))
+    // A save through Payload that changes none of them (as an approval's follow-up linking the thumbnail): every column set again.
+    for (const id of [publicRow!, pendingRow!]) {
+      await app.payload.update({ collection: 'content', id, data: {}, overrideAccess: true, context: { followUp: true } })
+    }
+    await run("UPDATE content SET title = title, description = description, status = status, is_active = is_active, approved_at = approved_at, url = url || '#'")
+    expect(updateCorpus(reader(), corpus)).toBe(corpus)
+    expect(indexes()).toEqual(before)
+    // A changed title still is both.
+    await run("UPDATE content SET title = title || ' renamed' WHERE id = ?", [publicRow])
+    expect(updateCorpus(reader(), corpus)).not.toBe(corpus)
+    expect(indexes()).not.toEqual(before)
+  })
+
   it('reads whole when the record no longer reaches back: a bulk load says everything changed', async () => {
     const before = readCorpus(reader())
     await seedContent(app.payload, 50, { seed: 8 })

@@ -6,6 +6,7 @@ import * as migration_20261127_090000_text_changes from './20261127_090000_text_
 import * as migration_20261127_100000_public_text_index from './20261127_100000_public_text_index';
 import * as migration_20261127_110000_public_content_version from './20261127_110000_public_content_version';
 import * as migration_20261127_120000_content_row_changes from './20261127_120000_content_row_changes';
+import * as migration_20261127_150000_unchanged_text_skips from './20261127_150000_unchanged_text_skips';
 
 export const migrations = [
   {
@@ -47,5 +48,10 @@ export const migrations = [
     up: migration_20261127_120000_content_row_changes.up,
     down: migration_20261127_120000_content_row_changes.down,
     name: '20261127_120000_content_row_changes'
+  },
+  {
+    up: migration_20261127_150000_unchanged_text_skips.up,
+    down: migration_20261127_150000_unchanged_text_skips.down,
+    name: '20261127_150000_unchanged_text_skips'
   },
 ];
