@@ -6,7 +6,7 @@
  * forged header dodges no rate limit), time out slow requests and answer Node-level errors
  * with the envelope (src/edge/nodeServer), start Payload (bootstrap, seed) before the
  * first user request, run WEB_CONCURRENCY worker processes, stop gracefully on SIGTERM/SIGINT
- * and serve /metrics (src/server).
+ * and serve /metrics (server/).
  */
 import { configOrExit } from './src/platform/config'
 
@@ -14,7 +14,7 @@ import { configOrExit } from './src/platform/config'
 
 const config = configOrExit()
 
-const { runServer } = await import('./src/server/run')
+const { runServer } = await import('./server/run')
 
 // The primary of a cluster never calls this: only serving processes load Next and Payload.
 await runServer(config, async () => {

@@ -1,6 +1,6 @@
 /**
  * The cluster primary (WEB_CONCURRENCY > 1). It serves no request itself: it forks the
- * workers (each runs src/server/serve on the shared port; Node's cluster hands connections
+ * workers (each runs server/serve on the shared port; Node's cluster hands connections
  * out round-robin), restarts one that dies with an exponential backoff for as long as it
  * runs (it never exits because its workers died), forwards SIGTERM and
  * SIGINT to the workers and exits once they all have. Besides that it sums the workers'
@@ -15,8 +15,8 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Server } from 'node:http'
 
-import type { AppConfig } from '../platform/config'
-import { flushLogs, logCrashes, logger, survivePastErrors } from '../platform/logging'
+import type { AppConfig } from '../src/platform/config'
+import { flushLogs, logCrashes, logger, survivePastErrors } from '../src/platform/logging'
 import { answerMetricsRequests, clusterMetrics } from './clusterMetrics'
 import { METRICS_HOST, metricsServer } from './metricsEndpoint'
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry, type PrometheusContentType } from 'prom-client'
 
-import type { MetricsText } from '../platform/metrics'
+import type { MetricsText } from '../src/platform/metrics'
 
 const REQUEST = 'app:metrics-request'
 const RESPONSE = 'app:metrics-response'

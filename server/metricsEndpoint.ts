@@ -2,14 +2,14 @@
  * GET /metrics. On the main port it needs `Authorization: Bearer <METRICS_TOKEN>` (compared
  * in constant time) and is 404 when no token is configured; on METRICS_PORT (bound to
  * 127.0.0.1 only) it needs none. In a cluster worker the text comes from the primary, which
- * sums every worker's values (src/server/cluster), so any worker answers for the whole server.
+ * sums every worker's values (server/cluster), so any worker answers for the whole server.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import cluster from 'node:cluster'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
-import { logger } from '../platform/logging'
-import { type MetricsText, registry } from '../platform/metrics'
+import { logger } from '../src/platform/logging'
+import { type MetricsText, registry } from '../src/platform/metrics'
 import { askPrimaryForMetrics } from './clusterMetrics'
 
 /** This process's metrics, or in a cluster worker every worker's, summed by the primary. */

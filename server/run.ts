@@ -1,11 +1,11 @@
 /**
  * Runs the server as configured: with WEB_CONCURRENCY above 1 this process becomes the
- * cluster primary (src/server/cluster) and each forked worker, re-running the same entry
- * point, serves; otherwise this process serves alone (src/server/serve).
+ * cluster primary (server/cluster) and each forked worker, re-running the same entry
+ * point, serves; otherwise this process serves alone (server/serve).
  */
 import cluster from 'node:cluster'
 
-import type { AppConfig } from '../platform/config'
+import type { AppConfig } from '../src/platform/config'
 import { runPrimary } from './cluster'
 import { serve, type App } from './serve'
 

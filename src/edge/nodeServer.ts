@@ -84,7 +84,7 @@ function refuseTarget(res: ServerResponse): void {
 }
 
 /**
- * `metrics` answers GET /metrics on this port (src/server/metricsEndpoint; it is 404 there
+ * `metrics` answers GET /metrics on this port (server/metricsEndpoint; it is 404 there
  * unless METRICS_TOKEN is set); without it /metrics goes to `other` like any page.
  * `reference` answers the paths it matches (/openapi.json and /docs, from endpoints/reference).
  */

@@ -4,10 +4,10 @@
  * Node's own process metrics. A platform module: the layers above report into it through
  * the small functions below (plain tallies for requests and cache lookups, so a hot path pays
  * an increment, not a label lookup; pre-labelled children for the rarer ones); GET /metrics
- * (src/server/metricsEndpoint) reads it.
+ * (server/metricsEndpoint) reads it.
  *
  * In cluster mode each worker keeps its own values; the primary sums them on a scrape
- * (prom-client's AggregatorRegistry, src/server/clusterMetrics).
+ * (prom-client's AggregatorRegistry, server/clusterMetrics).
  */
 import client, { type Metric } from 'prom-client'
 

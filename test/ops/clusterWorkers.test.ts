@@ -1,5 +1,5 @@
 /**
- * The cluster primary's count of running workers (src/server/cluster.ts). Node lists a worker in
+ * The cluster primary's count of running workers (server/cluster.ts). Node lists a worker in
  * `cluster.workers` until it has both exited and disconnected its IPC channel, in either order;
  * when its exit came first, the 'exit' event still finds it listed. The primary counted it as
  * running there, so on SIGTERM it never saw the last worker go and never exited
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { liveWorkers } from '../../src/server/cluster'
+import { liveWorkers } from '../../server/cluster'
 
 const worker = (dead: boolean) => ({ isDead: () => dead })
 

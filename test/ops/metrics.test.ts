@@ -9,7 +9,7 @@ import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createAppServer } from '../../src/edge/nodeServer'
-import { metricsOnMainPort } from '../../src/server/metricsEndpoint'
+import { metricsOnMainPort } from '../../server/metricsEndpoint'
 import { freePort, startServer, tryConnect, type ServerProcess } from './support/serverProcess'
 
 let server: ServerProcess

@@ -1,5 +1,5 @@
 /**
- * No request ends a process. A server process (src/server/serve) whose page handler fails in
+ * No request ends a process. A server process (server/serve) whose page handler fails in
  * every way a handler can (thrown, rejected, a non-Error thrown, an error left in a timer, an
  * emitter or a promise nobody awaits) answers that request's error and keeps serving from the
  * same process; each failure is one line at error or fatal (a caller's 4xx left behind: warn),

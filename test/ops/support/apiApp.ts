@@ -2,7 +2,7 @@
  * The app the test/ops servers run: Payload started, /api/v1 through the API's own handler as
  * server.ts serves it, and `other` for every other path (no Next build in these tests).
  */
-import type { App, Handler } from '../../../src/server/run'
+import type { App, Handler } from '../../../server/run'
 
 export async function apiApp(port: number, other: (payload: App['payload']) => Handler): Promise<App> {
   const { getPayload } = await import('payload')

@@ -1,5 +1,5 @@
 /**
- * server.ts without Next, for the tests in test/ops: the same runtime (src/server/run:
+ * server.ts without Next, for the tests in test/ops: the same runtime (server/run:
  * cluster, graceful shutdown, metrics, logging) and the same /api/v1 path, with a 404
  * stand-in for the admin panel and pages (a Next build is not part of these tests).
  */
@@ -7,7 +7,7 @@ import { configOrExit } from '../../../src/platform/config'
 
 const config = configOrExit()
 
-const { runServer } = await import('../../../src/server/run')
+const { runServer } = await import('../../../server/run')
 
 const { apiApp } = await import('./apiApp')
 

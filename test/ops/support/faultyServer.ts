@@ -10,7 +10,7 @@ import { configOrExit } from '../../../src/platform/config'
 
 const config = configOrExit()
 
-const { runServer } = await import('../../../src/server/run')
+const { runServer } = await import('../../../server/run')
 
 /** Every way a request's code can fail; each leaves the process serving. */
 const FAULTS: Record<string, () => void | Promise<void>> = {
