@@ -114,4 +114,16 @@ describe.runIf(sqlite)('word scores follow the corpus (SQLite)', () => {
     expect({ followed: hitsNow - hits > 0, readAgain: missesNow - misses }).toEqual({ followed: true, readAgain: 0 })
     expect(await counter('search_match_groups', 'hit')).toBeGreaterThan(groupedBefore)
   }, 120_000)
+
+  it("a search asked once, then again after a write, follows its words' scores from the first ask: none is read from the index again", async () => {
+    const ranker = textRanker(file())
+    const words = ['kernel', 'garden']
+    const expected1 = fts5Order(words)
+    expect(await ranker.rank('once-1', words, NEED).then((r) => ({ order: Array.from(r.order), total: r.total }))).toEqual(expected1)
+    const [read, followed] = [await counter('search_terms', 'miss'), await counter('search_terms_followed', 'hit')]
+    await run("UPDATE content SET status = 'approved', approved_at = '2099-02-01T00:00:00.000Z', title = 'Armadillo shells', description = NULL WHERE rowid = (SELECT rowid FROM content WHERE status <> 'approved' LIMIT 1)")
+    const expected2 = fts5Order(words)
+    expect(await ranker.rank('once-2', words, NEED).then((r) => ({ order: Array.from(r.order), total: r.total }))).toEqual(expected2)
+    expect({ read: (await counter('search_terms', 'miss')) - read, followed: (await counter('search_terms_followed', 'hit')) - followed }).toEqual({ read: 0, followed: 2 })
+  }, 120_000)
 })
