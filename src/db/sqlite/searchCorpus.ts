@@ -219,15 +219,18 @@ export function updateCorpus(db: SqlReader, prev: Corpus): Corpus {
   }
   leaving.sort((a, b) => a - b)
   const keptCount = prevOrder.length - leaving.length
-  const kept = new Int32Array(keptCount)
+  // Read only below: when no row leaves (an approval, a submission), the previous order itself.
+  const kept = leaving.length === 0 ? prevOrder : new Int32Array(keptCount)
   let from = 0
   let to = 0
-  for (const at of leaving) {
-    kept.set(prevOrder.subarray(from, at), to)
-    to += at - from
-    from = at + 1
+  if (kept !== prevOrder) {
+    for (const at of leaving) {
+      kept.set(prevOrder.subarray(from, at), to)
+      to += at - from
+      from = at + 1
+    }
+    kept.set(prevOrder.subarray(from), to)
   }
-  kept.set(prevOrder.subarray(from), to)
   const entering = [...now.entries()].filter(([, row]) => row.public).sort(([, a], [, b]) => newerFirst(b.key, a.key))
   const keys = new Map<number, RecencyKey>()
   const keyOf = (rowid: number): RecencyKey => {
