@@ -74,7 +74,7 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
     ]
     for (const [i, batch] of batches.entries()) {
       await batch()
-      const followed = updateCorpus(reader(), corpus)
+      const followed = await updateCorpus(reader(), corpus)
       expect(followed, `batch ${i}`).not.toBe(corpus)
       expectSame(followed, readCorpus(reader()))
       // The step names the changed rows that were public before it: the only ones a word's cached rows can hold.
@@ -83,11 +83,11 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
       corpus = followed
     }
     // Nothing written since: the same corpus.
-    expect(updateCorpus(reader(), corpus)).toBe(corpus)
+    expect(await updateCorpus(reader(), corpus)).toBe(corpus)
   }, 120_000)
 
   it('an update that changes no text, status or approval time (Payload sets every column) neither re-indexes the row nor records a change', async () => {
-    const corpus = updateCorpus(reader(), readCorpus(reader()))
+    const corpus = await updateCorpus(reader(), readCorpus(reader()))
     const indexes = () => reader().all('SELECT (SELECT count(*) || \':\' || max(id) FROM raw_content_fts_data), (SELECT count(*) || \':\' || max(id) FROM raw_content_fts_hidden_data)')
     const before = indexes()
     const [publicRow, pendingRow] = ["status = 'approved' AND is_active = 1", "status = 'pending'"].map((w) => String(reader().get(`SELECT id FROM content WHERE ${w} LIMIT 1`)![0]))
@@ -96,18 +96,18 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
       await app.payload.update({ collection: 'content', id, data: {}, overrideAccess: true, context: { followUp: true } })
     }
     await run("UPDATE content SET title = title, description = description, status = status, is_active = is_active, approved_at = approved_at, url = url || '#'")
-    expect(updateCorpus(reader(), corpus)).toBe(corpus)
+    expect(await updateCorpus(reader(), corpus)).toBe(corpus)
     expect(indexes()).toEqual(before)
     // A changed title still is both.
     await run("UPDATE content SET title = title || ' renamed' WHERE id = ?", [publicRow])
-    expect(updateCorpus(reader(), corpus)).not.toBe(corpus)
+    expect(await updateCorpus(reader(), corpus)).not.toBe(corpus)
     expect(indexes()).not.toEqual(before)
   })
 
   it('reads whole when the record no longer reaches back: a bulk load says everything changed', async () => {
     const before = readCorpus(reader())
     await seedContent(app.payload, 50, { seed: 8 })
-    const after = updateCorpus(reader(), before)
+    const after = await updateCorpus(reader(), before)
     expectSame(after, readCorpus(reader()))
     expect(after.rows).toBe(before.rows + 50)
   }, 60_000)
@@ -117,7 +117,7 @@ describe.runIf(sqlite)('the search corpus follows writes (SQLite)', () => {
     // 25,000 changes: the record keeps the last 20,000 (pruned every thousandth).
     for (let i = 0; i < 25; i++) await run(`INSERT INTO raw_content_text_changes(row) SELECT ? FROM (SELECT 1 FROM content LIMIT 1000)`, [rowids0()])
     expect(Number(reader().get('SELECT min(seq) FROM raw_content_text_changes')![0])).toBeGreaterThan(before.changeSeq + 1)
-    expectSame(updateCorpus(reader(), before), readCorpus(reader()))
+    expectSame(await updateCorpus(reader(), before), readCorpus(reader()))
   })
 })
 

@@ -68,7 +68,10 @@ export function textRanker(file: string) {
   const scores = async (version: string, words: string[]): Promise<{ corpus: Corpus; lists: WordScores[] }> => {
     const corpus = await corpusValue.get(version, async () => {
       const reader = serviceReader(file)
-      const next = latest ? updateCorpus(reader, latest) : readCorpus(reader)
+      const base = latest
+      const next = base ? await updateCorpus(reader, base) : readCorpus(reader)
+      // Followed over several turns: a build begun later may have finished first with a newer corpus.
+      if (latest !== base && latest!.changeSeq >= next.changeSeq) return latest!
       if (next !== latest) steps.record(next, (rows) => tokensOfRows(reader, Array.from(rows)))
       return (latest = next)
     })
