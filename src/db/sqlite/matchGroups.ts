@@ -166,12 +166,12 @@ function scoredGroups(g: Groups, lists: WordScores[]): { scores: Float64Array; b
  * newer row; the rows tied with the need-th best taken newest first); undefined when a group it
  * needs was not kept.
  */
-export function rankGroups(g: Groups, lists: WordScores[], corpus: Corpus, need: number): RankedMatches | undefined {
+export function rankGroups(g: Groups, lists: WordScores[], corpus: Corpus, need: number, scored = scoredGroups(g, lists)): RankedMatches | undefined {
   const { byRow, byOrdinal } = corpus
   const wanted = Math.min(need, g.total)
   const order = new Int32Array(wanted)
   if (wanted === 0) return { order, total: g.total }
-  const { scores, best } = scoredGroups(g, lists)
+  const { scores, best } = scored
   // The need-th best score: the groups above it are all in, the groups at it compete.
   let reached = 0
   let k = 0
@@ -209,9 +209,8 @@ export function rankGroups(g: Groups, lists: WordScores[], corpus: Corpus, need:
   return { order, total: g.total }
 }
 
-/** The groups with only the rows of the best groups kept (enough for `need` several times over). */
-function trimmed(g: Groups, lists: WordScores[], need: number): Groups {
-  const { best } = scoredGroups(g, lists)
+/** The groups with only the rows of the best groups (`best`, best first) kept, enough for `need` several times over. */
+function trimmed(g: Groups, best: Int32Array, need: number): Groups {
   const keep = Math.max(KEPT_PER_NEED * need, MIN_KEPT)
   const starts = new Int32Array(g.counts.length).fill(-1)
   let size = 0
@@ -269,8 +268,9 @@ export class MatchGroupCache {
     }
     const groups = groupMatches(lists)
     if (!groups) return undefined
-    this.keep(key, trimmed(groups, lists, need))
-    return rankGroups(groups, lists, corpus, need)
+    const scored = scoredGroups(groups, lists)
+    this.keep(key, trimmed(groups, scored.best, need))
+    return rankGroups(groups, lists, corpus, need, scored)
   }
 
   private keep(key: string, g: Groups): void {

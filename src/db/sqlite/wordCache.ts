@@ -110,28 +110,16 @@ export class WordScoreCache {
       return kept.scores
     }
     if (kept) {
-      const followed = follow(kept.scores, kept.seq)
-      if (followed) {
-        this.follows.hit()
-        this.lookups.hit()
-        this.keep(word, corpus.changeSeq, followed)
-        return followed
-      }
-      this.follows.miss()
+      const scores = this.adopt(word, corpus, kept, follow)
+      if (scores) return scores
     }
     const once = kept ? undefined : this.recent.get(word)
     if (once) {
-      // Asked once before, its scores still here: followed to this corpus and kept.
+      // Asked once before, its scores still here: brought to this corpus and kept.
       this.dropRecent(word, once)
       this.askedOnce.delete(word)
-      const followed = once.seq === corpus.changeSeq ? once.scores : follow(once.scores, once.seq)
-      if (followed) {
-        this.follows.hit()
-        this.lookups.hit()
-        this.keep(word, corpus.changeSeq, followed)
-        return followed
-      }
-      this.follows.miss()
+      const scores = this.adopt(word, corpus, once, follow)
+      if (scores) return scores
     }
     this.lookups.miss()
     if (!kept && !once && !this.askedOnce.delete(word)) {
@@ -145,6 +133,19 @@ export class WordScoreCache {
     const scores = read()
     // A ranking still on an older corpus does not replace a newer entry.
     if (!kept || corpus.changeSeq >= kept.seq) this.keep(word, corpus.changeSeq, scores)
+    return scores
+  }
+
+  /** An entry's scores at `corpus` (as they are, or followed to it), kept; undefined when they cannot follow. */
+  private adopt(word: string, corpus: Corpus, entry: Kept, follow: (scores: WordScores, seq: number) => WordScores | undefined): WordScores | undefined {
+    const scores = entry.seq === corpus.changeSeq ? entry.scores : follow(entry.scores, entry.seq)
+    if (!scores) {
+      this.follows.miss()
+      return undefined
+    }
+    if (entry.seq !== corpus.changeSeq) this.follows.hit()
+    this.lookups.hit()
+    this.keep(word, corpus.changeSeq, scores)
     return scores
   }
 
