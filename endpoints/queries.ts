@@ -24,6 +24,9 @@ import {
   RESERVED_SORTS,
   splitTerms,
   STATUS_FILTERS,
+  VALUE_FILTERS,
+  type ValueFilterName,
+  type ValueFilters,
 } from '../src/services/contentQuery'
 import type { ModerationEventFilters } from '../src/services/moderationEvents'
 import { SLUG_PATTERN } from '../src/platform/slug'
@@ -70,6 +73,38 @@ const slugList = (what: string) =>
     })
     .optional()
     .meta({ description: `Comma-separated ${what} slugs (OR within the list).` })
+
+/**
+ * A value filter of the content record (src/db/contentRecord: a field declared with `filter`):
+ * comma-separated values, trimmed, empties dropped, de-duplicated (none: no filter), at most 50,
+ * each plain text of at most a slug value's length.
+ */
+const valueList = (description: string) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const values = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))]
+      if (values.length === 0) return undefined
+      if (values.length > MAX_LIST_VALUES) ctx.addIssue(problem('max', raw))
+      for (const v of values) {
+        if (hasControlCharacters(v)) ctx.addIssue(problem('control_characters', v))
+        else if (textLength(v) > TEXT_LIMITS.slugValue) ctx.addIssue(problem('max', v))
+      }
+      return values
+    })
+    .optional()
+    .meta({ description: `${description} Comma-separated (OR within the list).` })
+
+/** GET /content's value filters, one parameter per field declared with `filter`, named as the field. */
+const valueFilterParameters = Object.fromEntries(VALUE_FILTERS.map((f) => [f.name, valueList(f.description)])) as {
+  [N in ValueFilterName]: ReturnType<typeof valueList>
+}
+
+/** The value filters given (undefined when none, so a list's cache key is what it was without them). */
+function valueFiltersOf(p: Partial<Record<ValueFilterName, string[] | undefined>>): ValueFilters | undefined {
+  const given = VALUE_FILTERS.flatMap((f) => (p[f.name] ? [[f.name, p[f.name]] as const] : []))
+  return given.length ? (Object.fromEntries(given) as ValueFilters) : undefined
+}
 
 /** One slug, trimmed; empty is no filter. */
 const oneSlug = (description: string) =>
@@ -134,6 +169,7 @@ const listContentParameters = paginationQuery.extend({
     .refine((url) => textLength(url) <= TEXT_LIMITS.url && isAbsoluteHttpUrl(url), { params: { constraint: 'url' } })
     .optional()
     .meta({ description: 'An absolute http(s) URL: the caller-visible item whose normalised URL is the same ("already submitted?").' }),
+  ...valueFilterParameters,
 })
 
 /** GET /content -> the content service's list request (the status permission check, 403, is the service's). */
@@ -161,6 +197,7 @@ export const listContentQuery = listContentParameters
       limit: p.limit,
       estimate: p.estimate === 'true',
       urlKey: p.url === undefined ? undefined : urlKeyOf(p.url),
+      values: valueFiltersOf(p),
     }),
   )
 

@@ -1,28 +1,7 @@
 /** The engine-neutral shapes the content fast path reads and writes (src/db/*ContentStore). */
-export const CONTENT_STATUSES = ['pending', 'approved', 'rejected'] as const
-export type ContentStatus = (typeof CONTENT_STATUSES)[number]
+import type { ContentRecord, ContentStatus, NewContent, ValueFilters } from './contentRecord'
 
-/** One content row as stored; relationships are ids, resolved to slugs by the service. */
-export type ContentRecord = {
-  id: string
-  slug: string
-  title: string
-  description: string | null
-  url: string
-  tagSlugs: string[]
-  groupId: string | null
-  channelId: string | null
-  platformId: string | null
-  status: ContentStatus
-  isActive: boolean
-  submittedBy: string | null
-  approvedAt: string | null
-  rejectionReason: string | null
-  /** Set by the approval follow-up once the thumbnail upload exists. */
-  thumbnailUrl: string | null
-  createdAt: string
-  updatedAt: string
-}
+export { CONTENT_STATUSES, type ContentRecord, type ContentStatus, type NewContent, type ValueFilters } from './contentRecord'
 
 /** newest/oldest by approval; submittedNewest/submittedOldest by submission (the moderation queue). */
 export type ContentSort = 'newest' | 'oldest' | 'alpha' | 'relevance' | 'submittedNewest' | 'submittedOldest'
@@ -45,6 +24,8 @@ export type ContentFilter = {
   submittedBy?: string
   /** ISO timestamp: createdAt <= this (the queue's "older than" filter). */
   createdBefore?: string
+  /** The record's value filters (../contentRecord: fields declared with `filter`). */
+  values?: ValueFilters
 }
 
 export type ContentListQuery = ContentFilter & {
@@ -71,9 +52,6 @@ export type TagRecord = {
 }
 
 export type TagListQuery = { facetIds?: string[]; prefix?: string; offset: number; limit: number }
-
-/** A row for bulk insertion (seeding, benchmarks); ids are generated when absent, URL keys derived (copies numbered). */
-export type NewContent = Omit<ContentRecord, 'id' | 'thumbnailUrl'> & { id?: string }
 
 export type NewTag = { id?: string; slug: string; label: string; facetId: string; createdAt: string; updatedAt: string }
 

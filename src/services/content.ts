@@ -9,6 +9,7 @@ import type { Payload } from 'payload'
 
 import { hasPermissions, type AuthUser } from '../../access/guards'
 import { type Pagination, paginationOf } from '../platform/pagination'
+import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, type ContentField, type ContentFieldName, type ContentFields } from '../db/contentRecord'
 import { engine, type ContentFilter, type ContentRecord, type Domain } from '../db/engine'
 import { VersionedCache } from '../db/versionedCache'
 import { getConfig } from '../platform/config'
@@ -25,26 +26,36 @@ export type { ContentDto }
 
 export const RELATED_LIMIT = 10
 
+/** The fields the answer maps itself (`dto: 'own'` in ../db/contentRecord). */
+const OWN_FIELDS: { [N in OwnField]: (r: ContentRecord, t: Taxonomy) => ContentDto[N] } = {
+  // Slugs a tag rename in steps hides are left out.
+  tagSlugs: (r, t) => (t.hiddenTagSlugs.size === 0 ? r.tagSlugs : r.tagSlugs.filter((s) => !t.hiddenTagSlugs.has(s))),
+  thumbnailUrl: (r) => (r.thumbnailUrl ? servedUrl(r.thumbnailUrl, getConfig().branding.publicUrl) : null),
+}
+type OwnField = { [N in ContentFieldName]: ContentFields[N]['dto'] extends 'own' ? N : never }[ContentFieldName]
+
+/** Relationships answered as slugs (`dto: { slug }`), by the taxonomy's id -> slug map. */
+type SlugName = Extract<ContentFields[ContentFieldName]['dto'], { slug: string }>['slug']
+const slugMaps = (t: Taxonomy): Record<SlugName, Map<string, string>> => ({
+  group: t.groupSlugById,
+  channel: t.channelSlugById,
+  platform: t.platformSlugById,
+})
+
+/** The stored record as the API answers it (ContentDto, derived from the record's definition). */
 export function toContentDto(r: ContentRecord, t: Taxonomy): ContentDto {
-  return {
-    id: r.id,
-    slug: r.slug,
-    title: r.title,
-    description: r.description,
-    url: r.url,
-    tagSlugs: t.hiddenTagSlugs.size === 0 ? r.tagSlugs : r.tagSlugs.filter((s) => !t.hiddenTagSlugs.has(s)),
-    group: r.groupId ? (t.groupSlugById.get(r.groupId) ?? null) : null,
-    channel: r.channelId ? (t.channelSlugById.get(r.channelId) ?? null) : null,
-    platform: r.platformId ? (t.platformSlugById.get(r.platformId) ?? null) : null,
-    status: r.status,
-    isActive: r.isActive,
-    submittedBy: r.submittedBy,
-    approvedAt: r.approvedAt,
-    rejectionReason: r.rejectionReason,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    thumbnailUrl: r.thumbnailUrl ? servedUrl(r.thumbnailUrl, getConfig().branding.publicUrl) : null,
+  const dto: Record<string, unknown> = {}
+  const slugs = slugMaps(t)
+  for (const name of CONTENT_FIELD_NAMES) {
+    const as: ContentField['dto'] = CONTENT_FIELDS[name].dto
+    if (as === 'same') dto[name] = r[name]
+    else if (as === 'own') dto[name] = OWN_FIELDS[name as OwnField](r, t)
+    else {
+      const id = r[name] as string | null
+      dto[as.slug] = id ? (slugs[as.slug as SlugName].get(id) ?? null) : null
+    }
   }
+  return dto as ContentDto
 }
 
 const canModerate = (user: AuthUser | null) => hasPermissions(user, ['content.moderate'])
@@ -99,6 +110,7 @@ export async function listContent(
     tags: p.tags,
     ...resolved,
     ...(p.urlKey !== undefined ? { urlKey: p.urlKey } : {}),
+    ...(p.values ? { values: p.values } : {}),
     submittedBy: p.submittedBy,
     createdBefore: p.createdBefore,
     approvedSince: approvedSinceOf(p, now),

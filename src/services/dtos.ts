@@ -7,6 +7,15 @@
 import { z } from 'zod'
 
 import { PERMISSIONS } from '../auth/permissions'
+import {
+  CONTENT_FIELD_NAMES,
+  CONTENT_FIELDS,
+  CONTENT_STATUSES,
+  type ContentField,
+  type ContentFieldName,
+  type ContentFields,
+  type FieldKind,
+} from '../db/contentRecord'
 import { MODERATION_ACTIONS } from '../db/moderationEventTypes'
 
 /** ISO 8601 UTC. */
@@ -58,26 +67,36 @@ export const CatalogRecord = z
   .meta({ id: 'CatalogRecord' })
 export type CatalogRecord = z.output<typeof CatalogRecord>
 
+/** Each kind's answer (../db/contentRecord): instants as ISO text, relationships as ids. */
+const KIND_SCHEMAS = {
+  id: z.string(),
+  text: z.string(),
+  optionalText: z.string().nullable(),
+  status: z.enum(CONTENT_STATUSES),
+  list: z.array(z.string()),
+  ref: z.string().nullable(),
+  flag: z.boolean(),
+  instant: timestamp,
+  optionalInstant: timestamp.nullable(),
+} satisfies Record<FieldKind, z.ZodType>
+/** A relationship answered as its slug, or null. */
+const slugSchema = z.string().nullable()
+
+type DtoName<N extends ContentFieldName> = ContentFields[N]['dto'] extends { slug: infer S extends string } ? S : N
+type ContentDtoShape = {
+  [N in ContentFieldName as DtoName<N>]: ContentFields[N]['dto'] extends { slug: string } ? typeof slugSchema : (typeof KIND_SCHEMAS)[ContentFields[N]['kind']]
+}
+
+/** The content record as the API answers it, derived from its one definition (../db/contentRecord), in its field order. */
 export const ContentDto = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    title: z.string(),
-    description: z.string().nullable(),
-    url: z.string(),
-    tagSlugs: z.array(z.string()),
-    group: z.string().nullable(),
-    channel: z.string().nullable(),
-    platform: z.string().nullable(),
-    status: z.enum(['pending', 'approved', 'rejected']),
-    isActive: z.boolean(),
-    submittedBy: z.string().nullable(),
-    approvedAt: timestamp.nullable(),
-    rejectionReason: z.string().nullable(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-    thumbnailUrl: z.string().nullable(),
-  })
+  .object(
+    Object.fromEntries(
+      CONTENT_FIELD_NAMES.map((name) => {
+        const field: ContentField = CONTENT_FIELDS[name]
+        return typeof field.dto === 'object' ? [field.dto.slug, slugSchema] : [name, KIND_SCHEMAS[field.kind]]
+      }),
+    ) as ContentDtoShape,
+  )
   .meta({ id: 'ContentDto' })
 export type ContentDto = z.output<typeof ContentDto>
 

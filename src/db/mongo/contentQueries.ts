@@ -4,7 +4,7 @@
  */
 import type { Document, Filter, ObjectId, Sort, UpdateFilter } from 'mongodb'
 
-import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from '../contentRecord'
+import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, valueFilters } from '../contentRecord'
 import { CONTENT_STATUSES, type ContentListQuery, type ContentRecord, type ContentSort, type SubmissionsQuery, type TagListQuery } from '../contentTypes'
 import { indexedTerms } from '../searchTerms'
 import type { ContentDoc, TagDoc } from './documents'
@@ -57,6 +57,7 @@ export function contentFilter(q: ContentListQuery): Filter<ContentDoc> {
   if (q.platformIds) f.platform = { $in: oids(q.platformIds) }
   if (q.tags) f.tagSlugs = { $in: q.tags }
   if (q.urlKey !== undefined) f.urlKey = q.urlKey
+  for (const [field, values] of valueFilters(q)) (f as Record<string, unknown>)[field.mongo] = { $in: values }
   if (and.length) f.$and = and
   return f
 }

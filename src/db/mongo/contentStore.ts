@@ -52,7 +52,7 @@ const estimatedTotals = new Map<string, { total: number; version: string; at: nu
 
 /** A list by view and status alone: no text, no taxonomy, period, submitter, age or URL filter. */
 const isUnfiltered = (q: ContentListQuery): boolean =>
-  !q.text && !q.tags && !q.groupIds && !q.channelIds && !q.platformIds && !q.approvedSince && !q.submittedBy && !q.createdBefore && q.urlKey === undefined
+  !q.text && !q.tags && !q.groupIds && !q.channelIds && !q.platformIds && !q.approvedSince && !q.submittedBy && !q.createdBefore && q.urlKey === undefined && !q.values
 
 /** Every read below carries the server-side time limit (./readLimit). */
 const limited = { maxTimeMS: READ_LIMIT_MS }

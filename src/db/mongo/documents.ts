@@ -9,6 +9,7 @@ type StoredValue = {
   id: ObjectId
   text: string
   optionalText: string | null
+  status: string
   list: unknown
   ref: ObjectId | null
   flag: boolean
@@ -44,6 +45,7 @@ const DECODE: { [K in FieldKind]: (v: StoredValue[K] | undefined) => unknown } =
   id: (v) => v!.toHexString(),
   text: (v) => v,
   optionalText: (v) => v ?? null,
+  status: (v) => v,
   list: (v) => (Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []),
   ref: (v) => hex(v),
   flag: (v) => v !== false,
@@ -79,6 +81,7 @@ const ENCODE: { [K in FieldKind]: (v: unknown, ids: Ids) => StoredValue[K] } = {
   id: (v, ids) => (typeof v === 'string' && v ? ids.oid(v) : ids.newId()),
   text: (v) => v as string,
   optionalText: (v) => (v as string | null | undefined) ?? null,
+  status: (v) => v as string,
   list: (v) => v,
   ref: (v, ids) => (typeof v === 'string' && v ? ids.oid(v) : null),
   flag: (v) => Boolean(v),

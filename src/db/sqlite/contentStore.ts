@@ -29,6 +29,7 @@ import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { TABLES } from './tables'
 import { backfillUrlKeysSqlite } from './urlKeys'
+import { valueFilters } from '../contentRecord'
 import { CONTENT_COLUMNS, contentInsertArgs, contentInsertSql, type Row, toRecord } from './contentRows'
 
 const CONTENT = TABLES.content
@@ -49,7 +50,7 @@ type Built = { from: string; where: string; args: unknown[]; ranked: boolean }
 
 /** Any filter besides the text terms and the public view. */
 const hasOtherFilters = (q: ContentListQuery) =>
-  !!(q.text?.shortTerms.length || q.approvedSince || q.submittedBy || q.createdBefore || q.groupIds || q.channelIds || q.platformIds || q.tags || q.urlKey !== undefined)
+  !!(q.text?.shortTerms.length || q.approvedSince || q.submittedBy || q.createdBefore || q.groupIds || q.channelIds || q.platformIds || q.tags || q.urlKey !== undefined || q.values)
 
 function buildFilter(q: ContentListQuery): Built {
   const where: string[] = []
@@ -106,6 +107,10 @@ function buildFilter(q: ContentListQuery): Built {
       where.push(`${column} IN (${marks(ids.length)})`)
       args.push(...ids)
     }
+  }
+  for (const [field, values] of valueFilters(q)) {
+    where.push(`c.${field.sqlite} IN (${marks(values.length)})`)
+    args.push(...values)
   }
   if (q.tags) {
     where.push(`c.rowid IN (SELECT content_rowid FROM raw_content_tags WHERE tag IN (${marks(q.tags.length)}))`)
