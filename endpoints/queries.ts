@@ -60,40 +60,38 @@ export const paginationQuery = z.object({
 
 const MAX_LIST_VALUES = 50
 
-/** Comma-separated slugs: trimmed, empties dropped, de-duplicated (none: no filter), at most 50, each a slug. */
-const slugList = (what: string) =>
+/**
+ * Comma-separated values: trimmed, empties dropped, de-duplicated (none: no filter), at most 50,
+ * each checked by `check` (which adds its own problems).
+ */
+const commaList = (description: string, check: (value: string, ctx: z.RefinementCtx) => void) =>
   z
     .string()
     .transform((raw, ctx) => {
       const values = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))]
       if (values.length === 0) return undefined
       if (values.length > MAX_LIST_VALUES) ctx.addIssue(problem('max', raw))
-      for (const v of values) if (!SLUG_PATTERN.test(v)) ctx.addIssue(problem('pattern', v))
+      for (const v of values) check(v, ctx)
       return values
     })
     .optional()
-    .meta({ description: `Comma-separated ${what} slugs (OR within the list).` })
+    .meta({ description })
+
+/** Comma-separated slugs, each a slug. */
+const slugList = (what: string) =>
+  commaList(`Comma-separated ${what} slugs (OR within the list).`, (v, ctx) => {
+    if (!SLUG_PATTERN.test(v)) ctx.addIssue(problem('pattern', v))
+  })
 
 /**
  * A value filter of the content record (src/db/contentRecord: a field declared with `filter`):
- * comma-separated values, trimmed, empties dropped, de-duplicated (none: no filter), at most 50,
- * each plain text of at most a slug value's length.
+ * comma-separated plain text values, each of at most a slug value's length.
  */
 const valueList = (description: string) =>
-  z
-    .string()
-    .transform((raw, ctx) => {
-      const values = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))]
-      if (values.length === 0) return undefined
-      if (values.length > MAX_LIST_VALUES) ctx.addIssue(problem('max', raw))
-      for (const v of values) {
-        if (hasControlCharacters(v)) ctx.addIssue(problem('control_characters', v))
-        else if (textLength(v) > TEXT_LIMITS.slugValue) ctx.addIssue(problem('max', v))
-      }
-      return values
-    })
-    .optional()
-    .meta({ description: `${description} Comma-separated (OR within the list).` })
+  commaList(`${description} Comma-separated (OR within the list).`, (v, ctx) => {
+    if (hasControlCharacters(v)) ctx.addIssue(problem('control_characters', v))
+    else if (textLength(v) > TEXT_LIMITS.slugValue) ctx.addIssue(problem('max', v))
+  })
 
 /** GET /content's value filters, one parameter per field declared with `filter`, named as the field. */
 const valueFilterParameters = Object.fromEntries(VALUE_FILTERS.map((f) => [f.name, valueList(f.description)])) as {

@@ -34,25 +34,23 @@ const OWN_FIELDS: { [N in OwnField]: (r: ContentRecord, t: Taxonomy) => ContentD
 }
 type OwnField = { [N in ContentFieldName]: ContentFields[N]['dto'] extends 'own' ? N : never }[ContentFieldName]
 
-/** Relationships answered as slugs (`dto: { slug }`), by the taxonomy's id -> slug map. */
+/** Relationships answered as slugs (`dto: { slug }`), by the taxonomy's id -> slug map of each. */
 type SlugName = Extract<ContentFields[ContentFieldName]['dto'], { slug: string }>['slug']
-const slugMaps = (t: Taxonomy): Record<SlugName, Map<string, string>> => ({
-  group: t.groupSlugById,
-  channel: t.channelSlugById,
-  platform: t.platformSlugById,
-})
+const SLUG_MAPS = { group: 'groupSlugById', channel: 'channelSlugById', platform: 'platformSlugById' } as const satisfies Record<
+  SlugName,
+  keyof Taxonomy
+>
 
 /** The stored record as the API answers it (ContentDto, derived from the record's definition). */
 export function toContentDto(r: ContentRecord, t: Taxonomy): ContentDto {
   const dto: Record<string, unknown> = {}
-  const slugs = slugMaps(t)
   for (const name of CONTENT_FIELD_NAMES) {
     const as: ContentField['dto'] = CONTENT_FIELDS[name].dto
     if (as === 'same') dto[name] = r[name]
     else if (as === 'own') dto[name] = OWN_FIELDS[name as OwnField](r, t)
     else {
       const id = r[name] as string | null
-      dto[as.slug] = id ? (slugs[as.slug as SlugName].get(id) ?? null) : null
+      dto[as.slug] = id ? (t[SLUG_MAPS[as.slug as SlugName]].get(id) ?? null) : null
     }
   }
   return dto as ContentDto

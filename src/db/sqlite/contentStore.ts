@@ -19,6 +19,7 @@ import type {
 import { indexedTerms } from '../searchTerms'
 import type { RowFreshness } from '../generations'
 import { RowRecords } from '../rowRecords'
+import { valueFilters } from '../contentRecord'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, statement, withBulkCache } from './connection'
 import { inSlices } from './loopSlices'
@@ -29,7 +30,6 @@ import { textRanker } from './textRanking'
 import { ftsPhrase } from './wordReading'
 import { TABLES } from './tables'
 import { backfillUrlKeysSqlite } from './urlKeys'
-import { valueFilters } from '../contentRecord'
 import { CONTENT_COLUMNS, contentInsertArgs, contentInsertSql, type Row, toRecord } from './contentRows'
 
 const CONTENT = TABLES.content
