@@ -7,7 +7,16 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll } from 'vitest'
+import type { Payload } from 'payload'
+import { afterAll, vi } from 'vitest'
+
+// Files share a worker process (vitest.config.ts: isolate false), so Payload and the other
+// packages load once per worker: this file's own modules are evaluated afresh (their
+// module-level state is this file's) and the environment is the worker's as it started.
+vi.resetModules()
+const startEnv = (globalThis as { __suiteStartEnv?: NodeJS.ProcessEnv }).__suiteStartEnv ??= { ...process.env }
+for (const k of Object.keys(process.env)) if (!(k in startEnv)) delete process.env[k]
+Object.assign(process.env, startEnv)
 
 const id = randomBytes(6).toString('hex')
 const given = process.env.DATABASE_URI
@@ -34,8 +43,26 @@ const defaults: Record<string, string> = {
 }
 for (const [k, v] of Object.entries(defaults)) process.env[k] ??= v
 
-// Payload caches its instance on a global; a new file must not inherit the previous file's.
-delete (globalThis as { _payload?: unknown })._payload
+// Payload caches its instances in a Map on a global, captured when its module loaded: a new file
+// must not inherit the previous file's (emptied, not deleted: the loaded module holds the Map).
+const cachedPayloads = (globalThis as { _payload?: unknown })._payload
+if (cachedPayloads instanceof Map) cachedPayloads.clear()
+else delete (globalThis as { _payload?: unknown })._payload
+
+type CachedPayload = { payload?: Payload | null }
+
+/** Shuts down every Payload this file started (its timers, its runner, its connections): the next file in this process must not find them running. */
+async function closePayloads(): Promise<void> {
+  const cached = (globalThis as { _payload?: unknown })._payload
+  if (!(cached instanceof Map)) return
+  const started = [...cached.values()].map((entry: CachedPayload) => entry.payload).filter((p): p is Payload => !!p)
+  cached.clear()
+  if (started.length === 0) return
+  const { stopFollowUps } = await import('../../src/jobs/followUps')
+  const { closeDatabase } = await import('../../src/db/engine')
+  await stopFollowUps()
+  for (const payload of started) await closeDatabase(payload)
+}
 
 // The suite's database as set up here: a file may point DATABASE_URI elsewhere afterwards
 // (test/db/mongoStore.test.ts names a server that does not exist), and only this one is dropped.
@@ -44,6 +71,10 @@ const suiteEnv = { ...process.env }
 // Registered first, so it runs last (after hooks run in reverse): the file's own teardown
 // (servers, browsers) is done before its database goes.
 afterAll(async () => {
+  await closePayloads()
+  // prom-client's registry is the loaded package's: the next file's modules register their metrics again.
+  const { register } = await import('prom-client')
+  register.clear()
   const { parseConfig } = await import('../../src/platform/config')
   const { dropDatabase } = await import('./engineProbes')
   await dropDatabase(parseConfig(suiteEnv).database)
