@@ -33,10 +33,17 @@ function stillWanted(content: { status?: unknown; isActive?: unknown }, kind: Fo
   return content.status === (kind === 'notify.rejected' ? 'rejected' : 'approved')
 }
 
-async function contentOf(payload: Payload, id: string, depth: number) {
-  const doc = await payload.findByID({ collection: 'content', id, depth, overrideAccess: true, disableErrors: true })
+async function contentOf(payload: Payload, id: string) {
+  const doc = await payload.findByID({ collection: 'content', id, depth: 0, overrideAccess: true, disableErrors: true })
   if (!doc) throw new Error(`content ${id} does not exist`)
   return doc
+}
+
+/** The group's colour (grey without one): read alone, not by populating every relationship of the item. */
+async function groupColor(payload: Payload, groupId: string | null): Promise<string> {
+  if (!groupId) return GREY
+  const group = await payload.findByID({ collection: 'groups', id: groupId, depth: 0, overrideAccess: true, disableErrors: true })
+  return typeof group?.color === 'string' ? group.color : GREY
 }
 
 export const thumbnailFileName = (contentId: string) => `thumb-${contentId}.png`
@@ -47,10 +54,9 @@ export const thumbnailFileName = (contentId: string) => `thumb-${contentId}.png`
  * `thumb-<id>.png` beforehand stays theirs (Payload stores ours under a free name).
  */
 async function thumbnail(payload: Payload, { contentId, kind }: FollowUpJob): Promise<void> {
-  const content = await contentOf(payload, contentId, 1)
+  const content = await contentOf(payload, contentId)
   if (content.thumbnail || !stillWanted(content, kind)) return
-  const group: unknown = content.group
-  const color = group && typeof group === 'object' && 'color' in group && typeof group.color === 'string' ? group.color : GREY
+  const color = await groupColor(payload, idOf(content.group))
   const png = await renderThumbnail({ title: String(content.title), color })
   // A failed attempt (a WriteConflict retried) leaves no file behind (src/services/storedUploads).
   const media = await createUpload(payload, {
@@ -64,6 +70,7 @@ async function thumbnail(payload: Payload, { contentId, kind }: FollowUpJob): Pr
     data: { thumbnail: media.id, thumbnailUrl: typeof url === 'string' ? url : null },
     overrideAccess: true,
     context: { followUp: true },
+    depth: 0,
   }))
 }
 
@@ -84,7 +91,7 @@ async function notificationExists(payload: Payload, contentId: string, kind: str
 async function notify(payload: Payload, { contentId, kind }: FollowUpJob): Promise<void> {
   if (kind !== 'notify.approved' && kind !== 'notify.rejected') throw new Error(`not a notification: ${kind}`)
   const notice = NOTICE[kind]
-  const content = await contentOf(payload, contentId, 0)
+  const content = await contentOf(payload, contentId)
   const user = idOf(content.submittedBy)
   if (!user || !stillWanted(content, kind) || (await notificationExists(payload, contentId, notice))) return
   const title = String(content.title)
@@ -94,7 +101,7 @@ async function notify(payload: Payload, { contentId, kind }: FollowUpJob): Promi
       ? `“${title}” was approved.`
       : `“${title}” was not accepted${typeof reason === 'string' && reason ? `: ${reason}` : '.'}`
   try {
-    await payloadWrite(() => payload.create({ collection: 'notifications', data: { user, kind: notice, content: contentId, message }, overrideAccess: true }))
+    await payloadWrite(() => payload.create({ collection: 'notifications', data: { user, kind: notice, content: contentId, message }, overrideAccess: true, depth: 0 }))
   } catch (err) {
     // A concurrent run won the unique (content, kind) key: the notification exists, as wanted.
     if (await notificationExists(payload, contentId, notice)) return

@@ -96,6 +96,8 @@ export async function submitContent(payload: Payload, input: SubmitInput, user: 
         },
         overrideAccess: true,
         context: WORKFLOW_CONTEXT,
+        // The answer is read from the store below: nothing of Payload's populated return is used.
+        depth: 0,
       }))
     } catch (err) {
       // A concurrent submission of the same URL won the unique (urlKey, urlKeyOrdinal) index.

@@ -46,7 +46,7 @@ export function createUpload(payload: Payload, args: UploadArgs) {
   return payloadWrite(async () => {
     const context: RequestContext = {}
     try {
-      return await payload.create({ collection: 'media', data: args.data, file: args.file, overrideAccess: true, context })
+      return await payload.create({ collection: 'media', data: args.data, file: args.file, overrideAccess: true, context, depth: 0 })
     } catch (err) {
       await removeUnsavedUpload(payload, context)
       throw err
