@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
+import { underWriteGate } from '../../src/db/sqlite/writeGate'
 import { consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
@@ -146,3 +147,26 @@ describe('a write outside any transaction while a transaction is open', () => {
   })
 })
 
+
+describe('the connection Payload saves on is kept between saves', () => {
+  it('a save after another connection changed the schema runs the schema as it is now', async () => {
+    const facet = (await app.payload.find({ collection: 'facets', limit: 1 })).docs[0]!
+    // A first save: the kept connection has read the schema and prepared the tag's statements.
+    const tag = await app.payload.create({ collection: 'tags', data: { slug: 'schema-moved', label: 'Before', facet: facet.id }, overrideAccess: true })
+    // Another connection changes the schema, as a bulk load re-creating the text index's triggers does.
+    const other = connection(sqliteFileOf(process.env.DATABASE_URI!))
+    // Under this process's write gate, as every writer of the process (src/db/sqlite/writeGate).
+    await underWriteGate(() =>
+      other.exec(`CREATE TABLE schema_probe (tag TEXT);
+        CREATE TRIGGER schema_probe_after_tag_update AFTER UPDATE ON tags BEGIN INSERT INTO schema_probe (tag) VALUES (NEW.slug); END;`),
+    )
+    try {
+      await app.payload.update({ collection: 'tags', id: tag.id, data: { label: 'After' }, overrideAccess: true })
+      // The new trigger ran inside the save: the kept connection did not save against the schema it had read before.
+      expect(other.prepare('SELECT tag FROM schema_probe').all()).toEqual([{ tag: 'schema-moved' }])
+      expect((await app.payload.findByID({ collection: 'tags', id: tag.id, depth: 0 })).label).toBe('After')
+    } finally {
+      await underWriteGate(() => other.exec('DROP TRIGGER schema_probe_after_tag_update; DROP TABLE schema_probe;'))
+    }
+  })
+})

@@ -45,7 +45,7 @@ describe('approval follow-ups', () => {
     expect(thumbnail.mimeType).toBe('image/png')
     expect(thumbnail.url).toMatch(new RegExp(`thumb-${content.id}\\.png$`))
     // In the item's group colour (#dc2626): the stored file's background.
-    const stored = path.resolve(app.payload.collections.media!.config.upload.staticDir, String(thumbnail.filename))
+    const stored = path.resolve(String(app.payload.collections.media!.config.upload.staticDir), String(thumbnail.filename))
     const { data: corner } = await sharp(stored).extract({ left: 2, top: 2, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true })
     expect([...corner.subarray(0, 3)]).toEqual([0xdc, 0x26, 0x26])
     // The ContentDto carries it.

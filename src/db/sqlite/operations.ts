@@ -10,7 +10,7 @@ import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports/operations'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrations'
-import { BUSY_TIMEOUT_MS, queuePayloadTransactions } from './payloadWrites'
+import { BUSY_TIMEOUT_MS, closeWriteConnection, queuePayloadTransactions } from './payloadWrites'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)
@@ -78,5 +78,8 @@ export const sqliteOperations: OperationsPort = {
   },
   // Not under the write gate: each migration is a Payload transaction, which takes it itself.
   prepare: (payload, afterMigrate) => migrateSqlite(payload, configuredFile(), afterMigrate),
-  closeOwnConnections: closeConnection,
+  closeOwnConnections: () => {
+    closeWriteConnection()
+    closeConnection()
+  },
 }

@@ -7,7 +7,7 @@
  * collection. Here the adapter's client opens every write transaction instead:
  * - after this process's write gate (./writeGate), so in-process writers queue on promises;
  * - on a connection of its own with busy_timeout, so other processes' writers are waited for,
- *   closed when the transaction ends (nothing waits for garbage collection);
+ *   kept for the next transaction with its prepared statements (never left to garbage collection);
  * - BEGIN IMMEDIATE: the write lock is taken up front, never upgraded half-way (which could
  *   fail with SQLITE_BUSY inside the transaction).
  * The adapter's writes outside a transaction take the same gate (gateAutocommitWrites).
@@ -21,10 +21,60 @@ import { acquireWriteGate, underWriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000
 
-/** A connection for one transaction: fresh, so it reads the schema as it is now (libsql prepares against the schema a connection last read, so a long-lived one would miss a table rebuilt since). */
-function openWriteConnection(file: string): InstanceType<typeof Database> {
+type Db = InstanceType<typeof Database>
+
+/** Statements kept per connection: Payload's saves repeat a few dozen shapes. */
+const KEPT_STATEMENTS = 500
+
+let kept: { file: string; db: Db } | undefined
+
+/**
+ * This process's connection for Payload's transactions, kept across them (one transaction at a
+ * time: the write gate) with its prepared statements. A connection per transaction read the
+ * whole schema again on its first statement and prepared every statement afresh (trigger
+ * programs included): ~2 ms and then some on every save, most of an approval's SQLite work.
+ */
+function writeConnection(file: string): Db {
+  if (kept?.file === file && kept.db.open) return kept.db
+  closeWriteConnection()
   const db = new Database(file)
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  const prepare = db.prepare.bind(db)
+  const statements = new Map<string, ReturnType<Db['prepare']>>()
+  db.prepare = ((sql: string) => {
+    let stmt = statements.get(sql)
+    if (!stmt) {
+      stmt = prepare(sql)
+      if (statements.size >= KEPT_STATEMENTS) statements.clear()
+      statements.set(sql, stmt)
+    }
+    return stmt
+  }) as Db['prepare']
+  kept = { file, db }
+  return db
+}
+
+/** Closes the kept write connection (shutdown); the next transaction opens it again. */
+export function closeWriteConnection(): void {
+  kept?.db.close()
+  kept = undefined
+}
+
+const SCHEMA_READ = 'SELECT 1 FROM sqlite_master LIMIT 1'
+
+/**
+ * Begins a transaction on the kept connection. A read of the schema table follows the BEGIN: a
+ * connection prepares against the schema it last read, and another connection may have changed
+ * it since (a bulk load drops and re-creates the text index's triggers); under the write lock the
+ * schema read now holds for the whole transaction. Kept statements are prepared again by SQLite
+ * itself when the schema moved.
+ */
+function begin(file: string, mode: TransactionMode): Db {
+  const db = writeConnection(file)
+  // A transaction left open (its owner let go without ending it) must not swallow the next one.
+  if (db.inTransaction) db.exec('ROLLBACK')
+  db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
+  db.prepare(SCHEMA_READ).all()
   return db
 }
 
@@ -75,7 +125,7 @@ function gateAutocommitWrites(client: Client): void {
   // A read first: the long-lived connection reloads a schema another connection changed (a bulk
   // load drops and re-creates triggers and indexes). Left to the write itself, that reload failed
   // the first write through the text index's triggers with "no such table: content".
-  const fresh = () => execute('SELECT 1 FROM sqlite_master LIMIT 1')
+  const fresh = () => execute(SCHEMA_READ)
   client.execute = ((stmt: InStatement, args?: unknown) =>
     inSlices(() =>
       WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(async () => (await fresh(), execute(stmt, args))) : execute(stmt, args),
@@ -102,17 +152,10 @@ export function queuePayloadTransactions(client: Client, file: string): void {
   gateAutocommitWrites(client)
   client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
     const release = await acquireWriteGate()
-    let db: InstanceType<typeof Database> | undefined
     try {
-      db = openWriteConnection(file)
-      db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
-      const opened = db
-      return releasing(sliced(new Sqlite3Transaction(opened, 'number') as unknown as Transaction), () => {
-        opened.close()
-        release()
-      })
+      return releasing(sliced(new Sqlite3Transaction(begin(file, mode), 'number') as unknown as Transaction), release)
     } catch (err) {
-      db?.close()
+      // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
       release()
       throw err
     }
