@@ -56,17 +56,25 @@ export function closeConnection(): void {
   dbFile = undefined
 }
 
+/** Kept prepared statements by their SQL, at most `limit` (all dropped when full: the shapes in use come back at once). */
+export function keptStatement<S>(kept: Map<string, S>, sql: string, prepare: (sql: string) => S, limit = 1000): S {
+  let stmt = kept.get(sql)
+  if (!stmt) {
+    stmt = prepare(sql)
+    if (kept.size >= limit) kept.clear()
+    kept.set(sql, stmt)
+  }
+  return stmt
+}
+
 /** A cached prepared statement in raw (array-row) mode. */
 export function statement(file: string, sql: string): Statement {
   const conn = connection(file)
-  let stmt = statements.get(sql)
-  if (!stmt) {
-    stmt = conn.prepare(sql)
+  return keptStatement(statements, sql, (text) => {
+    const stmt = conn.prepare(text)
     if (stmt.reader) stmt.raw(true)
-    if (statements.size > 1000) statements.clear()
-    statements.set(sql, stmt)
-  }
-  return stmt
+    return stmt
+  })
 }
 
 /** Whether the file has this table (start-up steps that run before or between migrations). */

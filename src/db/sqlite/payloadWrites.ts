@@ -16,6 +16,7 @@ import type { Client, InStatement, ResultSet, Transaction, TransactionMode } fro
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 
+import { keptStatement } from './connection'
 import { inSlices } from './loopSlices'
 import { acquireWriteGate, underWriteGate } from './writeGate'
 
@@ -41,15 +42,7 @@ function writeConnection(file: string): Db {
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   const prepare = db.prepare.bind(db)
   const statements = new Map<string, ReturnType<Db['prepare']>>()
-  db.prepare = ((sql: string) => {
-    let stmt = statements.get(sql)
-    if (!stmt) {
-      stmt = prepare(sql)
-      if (statements.size >= KEPT_STATEMENTS) statements.clear()
-      statements.set(sql, stmt)
-    }
-    return stmt
-  }) as Db['prepare']
+  db.prepare = ((sql: string) => keptStatement(statements, sql, prepare, KEPT_STATEMENTS)) as Db['prepare']
   kept = { file, db }
   return db
 }
