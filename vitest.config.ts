@@ -39,7 +39,11 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        // writeThenSearch's 300,000 items are seeded in a process of their own while the suite runs.
+        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 }, globalSetup: ['test/ops/support/largeCorpus.ts'] },
+      },
     ],
   },
 })

@@ -2,6 +2,7 @@
  * npm run seed -- --demo          the demo deployment: taxonomy, 5 members, 300+ curated items in all three states
  * npm run seed -- --content N     N approved items (bulk, through src/db; FTS kept in sync by triggers)
  * npm run seed -- --tags N        N extra tags over every facet (bulk)
+ * npm run seed -- --content N --seed S   the same N items for the same S (a reproducible corpus)
  */
 import { getPayload } from 'payload'
 
@@ -22,8 +23,9 @@ const valueOf = (flag: string): number | undefined => {
 const demo = args.includes('--demo')
 const contentCount = valueOf('--content')
 const tagCount = valueOf('--tags')
+const seed = valueOf('--seed')
 if (!demo && contentCount === undefined && tagCount === undefined) {
-  process.stderr.write('usage: npm run seed -- [--demo] [--content N] [--tags N]\n')
+  process.stderr.write('usage: npm run seed -- [--demo] [--content N [--seed S]] [--tags N]\n')
   process.exit(2)
 }
 
@@ -39,7 +41,7 @@ try {
   if (tagCount) report.tags = tagCount
   if (contentCount) {
     const bar = progress('seed', contentCount)
-    report.content = await seedContent(payload, contentCount, { tags, progress: { rows: bar.update, step: bar.step } })
+    report.content = await seedContent(payload, contentCount, { tags, seed, progress: { rows: bar.update, step: bar.step } })
     bar.stop()
   }
   // Closed before exiting: on SQLite that folds the write-ahead log into the file (a million

@@ -6,20 +6,20 @@
  * metric's resolution), as its own metric reports it (prom-client's
  * nodejs_eventloop_lag_max_seconds, reset by each scrape): the corpus follows the write, reading
  * only the rows it changed (src/db/sqlite/searchCorpus.ts). The writes' own delays are measured
- * apart (the approval's follow-ups run in the process). SQLite's corpus; the items are loaded
- * before the server starts.
+ * apart (the approval's follow-ups run in the process). SQLite's corpus; the items are seeded
+ * while the rest of the suite runs (./support/largeCorpus.ts), before the server starts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { readCorpus } from '../../src/db/sqlite/searchCorpus'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
-import { seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp } from '../support/app'
+import { LARGE_CORPUS, takeLargeCorpus } from './support/largeCorpus'
 import { startServer, type ServerProcess } from './support/serverProcess'
 
-const SIZE = 300_000
+const SIZE = LARGE_CORPUS.items
 const STALL_MS = 50
 const TOKEN = 'write-then-search-metrics-token'
 const sqlite = getConfig().database.engine === 'sqlite'
@@ -45,9 +45,9 @@ async function lagMax(): Promise<number> {
 
 describe.runIf(sqlite)(`a write, then a search, at ${SIZE.toLocaleString('en')} items, in a server process (SQLite: the search corpus in memory)`, () => {
   beforeAll(async () => {
-    const app = await testApp()
-    await seedDemo(app.payload)
-    await seedContent(app.payload, SIZE, { seed: 3 })
+    // The demo data and SIZE items (npm run seed), seeded while the other files ran.
+    await takeLargeCorpus(inject('largeCorpus')!, sqliteFileOf(getConfig().database.uri))
+    await testApp()
     server = await startServer({ METRICS_TOKEN: TOKEN, RATE_LIMIT_LOGIN: '100/3600' })
     admin = (await call('POST', '/api/v1/auth/login', { email: 'admin@example.com', password: 'admin-password-123' })).body.data.accessToken
   }, 300_000)
