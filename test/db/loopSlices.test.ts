@@ -44,6 +44,28 @@ describe('statements in slices of the event loop', () => {
     expect(lag).toBeLessThan(40)
   })
 
+  it('a save is not starved by the page reads waiting for the same turns: it gets a slice of its own in each', async () => {
+    // After a write, every hot search is ranked again: many reads, each a few ms, wait for turns.
+    // A save's statements beside them (its write gate and transaction held) must not wait behind
+    // them all: one 2 ms statement a turn behind twenty 2 ms reads took the save 20 turns and more.
+    let turns = 0
+    let counting = true
+    const count = () => {
+      turns += 1
+      if (counting) setImmediate(count)
+    }
+    setImmediate(count)
+    const reads = Array.from({ length: 20 }, () => chain(30, 2, (step) => inSlices(step), []))
+    const written: number[] = []
+    await chain(10, 2, (step) => inSlices(step, 'write'), written)
+    const turnsForSave = turns
+    await Promise.all(reads)
+    counting = false
+    expect(written).toHaveLength(10)
+    // 20 ms of statements in 8 ms slices: 3 turns, 5 with what a turn's boundary costs.
+    expect(turnsForSave, `turns the save took (the reads took ${turns})`).toBeLessThanOrEqual(6)
+  })
+
   it('the same chain without slices holds the loop to its end (what a save did)', async () => {
     const done: number[] = []
     let stepsWhenTimerRan = -1

@@ -120,23 +120,23 @@ function gateAutocommitWrites(client: Client): void {
   // the first write through the text index's triggers with "no such table: content".
   const fresh = () => execute(SCHEMA_READ)
   client.execute = ((stmt: InStatement, args?: unknown) =>
-    inSlices(() =>
-      WRITE_STATEMENT.test(sqlOf(stmt)) ? underWriteGate(async () => (await fresh(), execute(stmt, args))) : execute(stmt, args),
-    )) as Client['execute']
+    WRITE_STATEMENT.test(sqlOf(stmt))
+      ? inSlices(() => underWriteGate(async () => (await fresh(), execute(stmt, args))), 'write')
+      : inSlices(() => execute(stmt, args))) as Client['execute']
   client.batch = ((stmts: InStatement[], mode?: TransactionMode) =>
-    inSlices(() =>
-      stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s))) ? underWriteGate(async () => (await fresh(), batch(stmts, mode))) : batch(stmts, mode),
-    )) as Client['batch']
+    stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s)))
+      ? inSlices(() => underWriteGate(async () => (await fresh(), batch(stmts, mode))), 'write')
+      : inSlices(() => batch(stmts, mode))) as Client['batch']
 }
 
-/** A transaction whose statements run in slices of the event loop (./loopSlices). */
+/** A transaction whose statements run in the writes' slices of the event loop (./loopSlices). */
 function sliced(tx: Transaction): Transaction {
   const execute = tx.execute.bind(tx) as (...a: unknown[]) => Promise<ResultSet>
   const batch = tx.batch.bind(tx)
   const commit = tx.commit.bind(tx)
-  tx.execute = ((...a: unknown[]) => inSlices(() => execute(...a))) as Transaction['execute']
-  tx.batch = ((stmts: InStatement[]) => inSlices(() => batch(stmts))) as Transaction['batch']
-  tx.commit = () => inSlices(commit)
+  tx.execute = ((...a: unknown[]) => inSlices(() => execute(...a), 'write')) as Transaction['execute']
+  tx.batch = ((stmts: InStatement[]) => inSlices(() => batch(stmts), 'write')) as Transaction['batch']
+  tx.commit = () => inSlices(commit, 'write')
   return tx
 }
 
