@@ -10,6 +10,14 @@ import { defineConfig } from 'vitest/config'
  */
 const ALONE = ['test/ops/writeThenSearch.test.ts', 'test/security/bodyLimits.test.ts', 'test/freshnessBound.test.ts']
 
+/**
+ * Node's on-disk cache of compiled code, for every process the suite starts (its workers, the
+ * servers and scripts they spawn inherit it): ~60 processes each load Next, Payload and the
+ * service, and a load from the cache costs ~0.5 s of CPU less a server (3.2 -> 2.7 s). It changes
+ * how fast modules load, nothing they do; a cache made by another Node version is ignored.
+ */
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'curation-node-compile-cache')
+
 export default defineConfig({
   resolve: { alias: { '@payload-config': path.resolve(import.meta.dirname, 'payload.config.ts') } },
   test: {

@@ -71,7 +71,8 @@ describe('the console, every view (Chromium, production build, demo data)', () =
 
   beforeAll(async () => {
     config = await (await import('../../payload.config')).default
-    server = await startServer({ SEED_DEMO: 'true' })
+    // Two serving processes, as production runs on two cores: a save in one, the next view from either.
+    server = await startServer({ SEED_DEMO: 'true', WEB_CONCURRENCY: '2' })
     browser = await launchBrowser()
     // axe-core's builder needs a page of an explicit context.
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()

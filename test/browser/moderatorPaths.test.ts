@@ -34,8 +34,9 @@ describe("a moderator's paths (Chromium)", () => {
   }
 
   beforeAll(async () => {
-    // 62 submissions by one user: past the default 30 an hour.
-    server = await startServer({ RATE_LIMIT_SUBMIT: '1000/3600' })
+    // 62 submissions by one user: past the default 30 an hour. Two serving processes, as production
+    // runs on two cores: each decision's count read back from either.
+    server = await startServer({ RATE_LIMIT_SUBMIT: '1000/3600', WEB_CONCURRENCY: '2' })
     browser = await launchBrowser()
     admin = (await api(server, 'POST', '/auth/login', ADMIN)).body.data.accessToken
     expect((await api(server, 'POST', '/users', { ...MOD, username: 'pathsmod', roles: ['moderator'] }, admin)).status).toBe(201)

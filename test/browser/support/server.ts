@@ -55,6 +55,10 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
     BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     NEXT_TELEMETRY_DISABLED: '1',
+    // One serving process unless the file asks for more: production's default is one per core,
+    // and each loads Next and Payload. The files that hold the console across processes (the
+    // walk, the moderator's paths, the relationship paths) ask for two.
+    WEB_CONCURRENCY: '1',
     ...extraEnv,
   }
   const args =

@@ -37,6 +37,7 @@ export default function setup(project: TestProject): () => void {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? os.tmpdir(),
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       NODE_ENV: 'test',
       DATABASE_URI: `file:${file}`,
       PAYLOAD_SECRET: 'large-corpus-payload-secret-0123456789abcdef',

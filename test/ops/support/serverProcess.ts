@@ -45,6 +45,8 @@ export async function launchServer(env: Record<string, string>, script = entry):
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      // The suite's compiled-code cache (vitest.config.ts): a start loads Payload's modules without compiling them again.
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       NODE_ENV: 'production',
       PORT: String(port),
       DATABASE_URI: process.env.DATABASE_URI!,
