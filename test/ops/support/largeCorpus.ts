@@ -13,6 +13,8 @@ import path from 'node:path'
 
 import type { TestProject } from 'vitest/node'
 
+import { configuredEngine } from '../../../src/platform/config/databaseUri'
+
 export const LARGE_CORPUS = { items: 300_000, seed: 3 }
 
 declare module 'vitest' {
@@ -21,10 +23,8 @@ declare module 'vitest' {
   }
 }
 
-const onMongo = (env: NodeJS.ProcessEnv) => !!env.DATABASE_HOST || !!env.DATABASE_URI?.startsWith('mongodb')
-
 export default function setup(project: TestProject): () => void {
-  if (onMongo(process.env)) {
+  if (configuredEngine() === 'mongodb') {
     project.provide('largeCorpus', null)
     return () => undefined
   }
