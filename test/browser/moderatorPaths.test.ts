@@ -92,6 +92,22 @@ describe("a moderator's paths (Chromium)", () => {
     expect(await page.locator('.collection-list').innerText()).not.toContain('Approved item')
   })
 
+  it('never shows the unfiltered content list before its default applies: the bare list is hidden until the client replaces it', async () => {
+    // What the server sends, as a browser shows it before any script runs (the client's replace comes after).
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
+    try {
+      const bare = await context.newPage()
+      await bare.goto(`${server.baseUrl}/admin/collections/content`)
+      await bare.locator('.collection-list__tables').waitFor({ state: 'attached', timeout: 30_000 })
+      expect(await bare.locator('.collection-list__tables').isVisible()).toBe(false)
+      // A list with no default view is shown at once (its rows, or its empty state: this server has no tags).
+      await bare.goto(`${server.baseUrl}/admin/collections/tags`)
+      await bare.locator('.collection-list__tables, .collection-list .no-results').first().waitFor({ state: 'visible', timeout: 30_000 })
+    } finally {
+      await context.close()
+    }
+  })
+
   it("returns from an item to the list as it was left: filter, sort and page", async () => {
     const list = `${server.baseUrl}/admin/collections/content?where%5Bstatus%5D%5Bequals%5D=pending&sort=-title&page=2`
     await page.goto(list)
