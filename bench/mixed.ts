@@ -6,7 +6,9 @@
  * approval a second, ten submissions a second. Each phase reports the reads' req/s, p50 and p99,
  * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
  * reset by the scrape before the phase) and the writes' own latency; and its throughput against the
- * no-write phase of the same round.
+ * no-write phase of the same round. Beside the delay, the phase's major collections (their number
+ * and their pauses' total, from prom-client's nodejs_gc_duration_seconds): a collection that lands
+ * in a turn already full is most of a long delay.
  */
 export type PhaseLoad = { rps: number; p50: number; p99: number; unexpected: number }
 
@@ -23,10 +25,15 @@ export const PHASES: MixedPhase[] = [
   { name: '10 submissions a second', submissionsPerSecond: 10, approvalsPerSecond: 0 },
 ]
 
+/** What one scrape of the server's /metrics says: its longest loop delay since the last scrape, and its major collections so far. */
+export type ServerGauges = { stallMs: number; majorGcs: number; majorGcSeconds: number }
+
 export type MixedResult = PhaseLoad & {
   phase: string
   round: number
   stallMs: number
+  majorGcs: number
+  majorGcMs: number
   writes: number
   writeP50: number
   writeP99: number
@@ -43,8 +50,8 @@ type Options = {
   rounds: number
   /** Runs the load generator over `paths` (cycled) for `seconds`. */
   load(paths: string[], seconds: number): Promise<PhaseLoad>
-  /** The server's longest event-loop delay since the last call, in ms. */
-  stall(): Promise<number>
+  /** The server's gauges; each call resets its longest-delay histogram. */
+  gauges(): Promise<ServerGauges>
   log(msg: string): void
 }
 
@@ -122,13 +129,14 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
   const results: MixedResult[] = []
   for (let round = 1; round <= o.rounds; round++) {
     for (const phase of PHASES) {
-      await o.stall() // resets the server's histogram
+      const before = await o.gauges() // resets the server's histogram
       const w = writers(o, phase, round)
       const load = await o.load(paths, o.seconds)
       const writes = w.stop()
-      const stallMs = await o.stall()
-      const r: MixedResult = { phase: phase.name, round, ...load, stallMs, ...writes }
-      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms, writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
+      const after = await o.gauges()
+      const gc = { majorGcs: after.majorGcs - before.majorGcs, majorGcMs: (after.majorGcSeconds - before.majorGcSeconds) * 1000 }
+      const r: MixedResult = { phase: phase.name, round, ...load, stallMs: after.stallMs, ...gc, ...writes }
+      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms, ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
       results.push(r)
       // Let the phase's follow-ups (thumbnails, notifications) finish before the next one.
       await new Promise((r) => setTimeout(r, 2000))
@@ -137,16 +145,26 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
   return results
 }
 
+/** The gauges in a /metrics text (prom-client's exposition format). */
+export function serverGauges(metrics: string): ServerGauges {
+  const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? NaN)
+  return {
+    stallMs: value(/^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m) * 1000,
+    majorGcs: value(/^nodejs_gc_duration_seconds_count\{kind="major"\} ([\d.e+-]+)$/m),
+    majorGcSeconds: value(/^nodejs_gc_duration_seconds_sum\{kind="major"\} ([\d.e+-]+)$/m),
+  }
+}
+
 /** The mixed row as a table, each phase against its round's no-write phase. */
 export function mixedTable(results: MixedResult[]): string {
   const base = new Map(results.filter((r) => r.phase === PHASES[0]!.name).map((r) => [r.round, r.rps]))
   const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 1 : 0) : '—')
   return [
-    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms | major collections: number, pauses ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.phase} | ${r.round} | ${r.rps} | ${(((r.rps / Math.max(base.get(r.round) ?? r.rps, 1)) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
+        `| ${r.phase} | ${r.round} | ${r.rps} | ${(((r.rps / Math.max(base.get(r.round) ?? r.rps, 1)) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
     ),
   ].join('\n')
 }

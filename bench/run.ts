@@ -32,7 +32,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { progress, type Progress } from '../scripts/progress'
-import { mixedPhases, mixedTable, PHASES } from './mixed'
+import { mixedPhases, mixedTable, PHASES, serverGauges } from './mixed'
 import type { ContentDto } from '../src/services/content'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -603,10 +603,7 @@ async function main() {
           const r = await measureWindow(`mixed, ${seconds}s`, pid, async () => undefined, () => runLoad({ url: base, cycle: paths }, seconds))
           return { rps: r.rps, p50: r.p50, p99: r.p99, unexpected: r.unexpected }
         },
-        stall: async () => {
-          const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${MIXED_METRICS_TOKEN}` } })).text()
-          return Number(/^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m.exec(text)?.[1] ?? NaN) * 1000
-        },
+        gauges: async () => serverGauges(await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${MIXED_METRICS_TOKEN}` } })).text()),
         log,
       })
     : []
