@@ -9,6 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
+import { childEnv } from './support/childEnv'
+
 const root = path.resolve(import.meta.dirname, '..')
 
 describe('payload-types.ts', () => {
@@ -18,8 +20,7 @@ describe('payload-types.ts', () => {
       cwd: root,
       // Production without secrets or database settings: the script needs neither (it pins SQLite).
       env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? os.tmpdir(),
+        ...childEnv(),
         NODE_ENV: 'production',
         PAYLOAD_TS_OUTPUT_PATH: scratch,
       },

@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
+import { childEnv } from './support/childEnv'
+
 const root = path.resolve(import.meta.dirname, '..')
 
 function start(env: Pick<NodeJS.ProcessEnv, 'NODE_ENV'> & Record<string, string>) {
-  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }
+  const base = childEnv()
   // The compiled server, as `npm start` and the image run it (npm test builds first).
   return spawnSync(process.execPath, ['dist/server.js'], {
     cwd: root,

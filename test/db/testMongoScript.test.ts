@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { afterAll, expect, it } from 'vitest'
 
 import { startWireServer, type WireServer } from '../support/mongoWireServer'
+import { childEnv } from '../support/childEnv'
 
 const root = path.resolve(import.meta.dirname, '../..')
 let server: WireServer | undefined
@@ -16,7 +17,7 @@ afterAll(() => server?.close())
 
 /** Async: the scripted server answers from this process, which must not block. */
 async function testMongo(env: Record<string, string>) {
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test' }
+  const base: NodeJS.ProcessEnv = { ...childEnv(), NODE_ENV: 'test' }
   return promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/test-mongo.ts'], { cwd: root, env: { ...base, ...env }, encoding: 'utf8', timeout: 60_000 }).then(
     (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({ status: e.code ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),

@@ -16,6 +16,7 @@ import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
+import { childEnv } from '../support/childEnv'
 import { startServer, type ServerProcess } from './support/serverProcess'
 
 const run = promisify(execFile)
@@ -25,8 +26,7 @@ const live = (process.env.DATABASE_URI ?? '').replace(/^file:/, '')
 const SERVER_ENV = { RATE_LIMIT_SUBMIT: '100000/60' }
 const scriptEnv: NodeJS.ProcessEnv = {
   NODE_ENV: 'test',
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? '/tmp',
+  ...childEnv(),
   DATABASE_URI: process.env.DATABASE_URI ?? '',
   PAYLOAD_SECRET: 'ops-test-payload-secret-0123456789abcdef',
   JWT_ACCESS_SECRET: 'ops-test-access-secret-0123456789abcdef0123',

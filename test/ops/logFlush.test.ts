@@ -9,11 +9,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
+import { childEnv } from '../support/childEnv'
+
 const root = path.resolve(import.meta.dirname, '../..')
 const script = path.join(import.meta.dirname, 'support/logThenEnd.ts')
 
 function run(how: 'exit' | 'throw' | 'crash', count = 1000) {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
+  const env = { ...childEnv(), NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
   const out = spawnSync(process.execPath, ['--import', 'tsx', script, how, String(count)], { cwd: root, env, encoding: 'utf8', timeout: 30_000 })
   const lines = out.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
   return { status: out.status, stderr: out.stderr, lines }
@@ -53,7 +55,7 @@ describe('a busy process writes its lines as fast as it makes them', () => {
   it('with stdout a file, the lines of 200 busy turns are written by the time the turns end, not at exit', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'log-pace-')), 'stdout.log')
     const out = openSync(file, 'w')
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
+    const env = { ...childEnv(), NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
     const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/logUnderLoad.ts'), '200', '100'], {
       cwd: root, env, stdio: ['ignore', out, 'pipe'], encoding: 'utf8', timeout: 60_000,
     })

@@ -14,6 +14,7 @@ import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
+import { childEnv } from '../support/childEnv'
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../..')
@@ -26,8 +27,7 @@ describe.skipIf(getConfig().database.engine !== 'sqlite')('npm run seed -- --con
   it('loads the items and leaves the write-ahead log checkpointed into the file', async () => {
     const env: NodeJS.ProcessEnv = {
       NODE_ENV: 'test',
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
+      ...childEnv(),
       DATABASE_URI: `file:${file}`,
       PAYLOAD_SECRET: 'seed-test-payload-secret-0123456789abcdef',
       JWT_ACCESS_SECRET: 'seed-test-access-secret-0123456789abcdef0123',

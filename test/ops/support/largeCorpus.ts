@@ -14,6 +14,7 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 
 import { configuredEngine } from '../../../src/platform/config/databaseUri'
+import { childEnv } from '../../support/childEnv'
 
 export const LARGE_CORPUS = { items: 300_000, seed: 3 }
 
@@ -35,9 +36,7 @@ export default function setup(project: TestProject): () => void {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.tmpdir(),
-      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+      ...childEnv(),
       NODE_ENV: 'test',
       DATABASE_URI: `file:${file}`,
       PAYLOAD_SECRET: 'large-corpus-payload-secret-0123456789abcdef',

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, connect, type Socket } from 'node:net'
 import path from 'node:path'
 
+import { childEnv } from '../../support/childEnv'
 const root = path.resolve(import.meta.dirname, '../../..')
 const entry = path.join(import.meta.dirname, 'apiServer.ts')
 
@@ -43,10 +44,7 @@ export async function launchServer(env: Record<string, string>, script = entry):
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      // The suite's compiled-code cache (vitest.config.ts): a start loads Payload's modules without compiling them again.
-      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+      ...childEnv(),
       NODE_ENV: 'production',
       PORT: String(port),
       DATABASE_URI: process.env.DATABASE_URI!,
