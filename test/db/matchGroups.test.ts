@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { groupMatches, MatchGroupCache, rankGroups } from '../../src/db/sqlite/matchGroups'
+import { PagedInts } from '../../src/db/sqlite/pagedInts'
 import type { Corpus } from '../../src/db/sqlite/searchCorpus'
 import { registry } from '../../src/platform/metrics'
 import { rowsOf, withClassScores, wordScoresOf, type WordScores } from '../../src/db/sqlite/wordScores'
@@ -34,7 +35,7 @@ function corpus(next: () => number): Corpus {
   }
   const byRow = new Int32Array(2 * (ROWS + 1))
   byOrdinal.forEach((row, p) => (byRow[2 * row] = p + 1))
-  return { rows: ROWS, avgdl: 10, byRow, publicLength: new Uint8Array(ROWS + 1), longest: 20, byOrdinal, changeSeq: 1 }
+  return { rows: ROWS, avgdl: 10, byRow: PagedInts.from(byRow), publicLength: new Uint8Array(ROWS + 1), longest: 20, byOrdinal: PagedInts.from(byOrdinal), changeSeq: 1 }
 }
 
 /** A word in about `share` of the rows, each row in one of `classCount` classes. */
@@ -60,7 +61,7 @@ function expected(lists: WordScores[], c: Corpus, need: number): { order: number
       sums.set(row, sums.has(row) ? sums.get(row)! + s : s)
     })
   }
-  const order = [...sums.keys()].sort((a, b) => sums.get(b)! - sums.get(a)! || c.byRow[2 * b]! - c.byRow[2 * a]!)
+  const order = [...sums.keys()].sort((a, b) => sums.get(b)! - sums.get(a)! || c.byRow.get(2 * b) - c.byRow.get(2 * a))
   return { order: order.slice(0, need), total: sums.size }
 }
 

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
-import { readCorpus } from '../../src/db/sqlite/searchCorpus'
+import type { PagedInts } from '../../src/db/sqlite/pagedInts'
+import { readCorpus, updateCorpus } from '../../src/db/sqlite/searchCorpus'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
 import { testApp } from '../support/app'
 import { LARGE_CORPUS, takeLargeCorpus } from './support/largeCorpus'
@@ -97,4 +98,25 @@ describe.runIf(sqlite)(`a write, then a search, at ${SIZE.toLocaleString('en')} 
     console.log(`longest event-loop delays: searches after the writes ${ms(lags)} ms; the writes and their follow-ups ${ms(writes)} ms`)
     expect(Math.max(...lags), `longest delays: ${ms(lags)} ms`).toBeLessThan(STALL_MS)
   }, 120_000)
+
+  it('an approval followed into the corpus writes the page of each array it falls in and shares the others, and equals the corpus read whole', async () => {
+    const reader = () => serviceReader(sqliteFileOf(getConfig().database.uri))
+    const before = readCorpus(reader())
+    const submitted = await call('POST', '/api/v1/content/submit', { title: 'Paged corpus check', url: 'https://example.com/paged-corpus' }, admin)
+    expect((await call('POST', `/api/v1/content/${submitted.body.data.slug}/approve`, undefined, admin)).status).toBe(200)
+    const followed = await updateCorpus(reader(), before)
+    const pages = (length: number) => Math.ceil(length / 65_536)
+    // The order: only its last page (the newest row appended). The rows: the new row's page (and
+    // the one after it when the row starts a page), no other: ~0.5 MB made instead of 13 MB at a million.
+    expect(pages(before.byOrdinal.length)).toBeGreaterThan(3)
+    expect(followed.byOrdinal.sharedPages(before.byOrdinal)).toBe(pages(before.byOrdinal.length) - 1)
+    expect(followed.byRow.sharedPages(before.byRow)).toBeGreaterThanOrEqual(pages(before.byRow.length) - 2)
+    const whole = readCorpus(reader())
+    const same = (a: PagedInts, b: PagedInts) => {
+      const n = Math.max(a.length, b.length)
+      return Buffer.from(a.slice(0, n).buffer).equals(Buffer.from(b.slice(0, n).buffer))
+    }
+    expect(same(followed.byOrdinal, whole.byOrdinal)).toBe(true)
+    expect(same(followed.byRow, whole.byRow)).toBe(true)
+  }, 60_000)
 })

@@ -197,15 +197,15 @@ export function rankGroups(g: Groups, lists: WordScores[], corpus: Corpus, need:
         aboveRows[a] = g.rows[r]!
         aboveScores[a++] = scores[id]!
       }
-    } else for (let r = from; r < to; r++) tiedPlaces.push(byRow[2 * g.rows[r]!]!)
+    } else for (let r = from; r < to; r++) tiedPlaces.push(byRow.get(2 * g.rows[r]!))
   }
   const byRank = Array.from({ length: above }, (_, i) => i).sort(
-    (i, j) => aboveScores[j]! - aboveScores[i]! || byRow[2 * aboveRows[j]!]! - byRow[2 * aboveRows[i]!]!,
+    (i, j) => aboveScores[j]! - aboveScores[i]! || byRow.get(2 * aboveRows[j]!) - byRow.get(2 * aboveRows[i]!),
   )
   for (let r = 0; r < above; r++) order[r] = aboveRows[byRank[r]!]!
   // Tied rows newest first.
   const ties = Int32Array.from(tiedPlaces).sort()
-  for (let r = above, t = ties.length - 1; r < wanted; r++, t--) order[r] = byOrdinal[ties[t]! - 1]!
+  for (let r = above, t = ties.length - 1; r < wanted; r++, t--) order[r] = byOrdinal.get(ties[t]! - 1)
   return { order, total: g.total }
 }
 

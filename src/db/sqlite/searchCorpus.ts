@@ -4,13 +4,15 @@
  * public rows' recency order. Read whole once (0.7-1.1 s at a million rows), then followed
  * write by write (updateCorpus): the rows a write changed are named in raw_content_text_changes
  * (triggers on content), and only they are read again, their lengths, public status and place in
- * the recency order patched into a copy (a few milliseconds at a million rows). The result is the
- * same as reading it whole at that moment (test/db/searchCorpus.test.ts), bar `longest`, which
- * may stay above the largest length (it only sizes a table).
+ * the recency order patched into a new version (a few milliseconds at a million rows). The result
+ * is the same as reading it whole at that moment (test/db/searchCorpus.test.ts), bar `longest`,
+ * which may stay above the largest length (it only sizes a table). The per-row arrays are paged
+ * (./pagedInts): a version shares every page a write did not touch with the one before it.
  */
 import { FTS_COLUMNS, FTS_TABLE } from './contentSchema'
 import { parseIntegers } from './commaLists'
 import { nextSlice } from './loopSlices'
+import { PagedInts } from './pagedInts'
 import type { SqlReader } from './sqlReader'
 import { TABLES } from './tables'
 
@@ -25,7 +27,7 @@ export type Corpus = {
    * publicLength. Counted from the oldest so that a new approval, the newest row, moves no other
    * row's place.
    */
-  byRow: Int32Array
+  byRow: PagedInts
   /**
    * Per rowid, one byte: 0 when the row is not public, else D, with 255 for a D of 0 or over
    * 254 (then read from byRow). A word's rows are scored from this: a megabyte at a million
@@ -35,8 +37,8 @@ export type Corpus = {
   publicLength: Uint8Array
   /** The largest D. */
   longest: number
-  /** Public rowids, oldest first (the reverse of approved_at DESC, id DESC): place p is byOrdinal[p - 1]. */
-  byOrdinal: Int32Array
+  /** Public rowids, oldest first (the reverse of approved_at DESC, id DESC): place p is byOrdinal.get(p - 1). */
+  byOrdinal: PagedInts
   /** The last raw_content_text_changes entry this corpus reflects. */
   changeSeq: number
   /**
@@ -119,15 +121,23 @@ function lengthOf(sizes: ArrayLike<number>): number {
 
 const publicLengthOf = (d: number) => (d > 0 && d < LENGTH_IN_BY_ROW ? d : LENGTH_IN_BY_ROW)
 
-/** Elements copied per slice: a megabyte of a corpus array, well under a millisecond. */
+/** Entries copied per slice: a megabyte of a corpus array, well under a millisecond. */
 const COPY_CHUNK = 1 << 18
 
-/** `src` copied into `dst` at `at`, a chunk at a time, waiting for the next turn of the loop whenever this one's slice is spent. */
-async function copyInSlices(dst: Int32Array, src: Int32Array, at: number): Promise<void> {
-  for (let from = 0; from < src.length; from += COPY_CHUNK) {
+/** Entries [from, to) of `src` copied into `dst` at `at`, a chunk at a time, waiting for the next turn of the loop whenever this one's slice is spent. */
+async function copyInSlices(dst: Int32Array, at: number, src: PagedInts, from: number, to: number): Promise<void> {
+  for (let i = from; i < to; i += COPY_CHUNK) {
     const wait = nextSlice()
     if (wait) await wait
-    dst.set(src.subarray(from, Math.min(src.length, from + COPY_CHUNK)), at + from)
+    src.copyTo(dst, at + i - from, i, Math.min(to, i + COPY_CHUNK))
+  }
+}
+
+/** Steps that each take well under a millisecond, run a slice of the loop at a time. */
+async function stepInSlices(steps: Iterable<void>): Promise<void> {
+  for (const _ of steps) {
+    const wait = nextSlice()
+    if (wait) await wait
   }
 }
 
@@ -168,7 +178,7 @@ export function readCorpus(db: SqlReader): Corpus {
   byOrdinal.forEach((rowid, i) => (byRow[2 * rowid] = i + 1))
   const publicLength = new Uint8Array(lastRow + 1)
   for (const rowid of byOrdinal) publicLength[rowid] = publicLengthOf(byRow[2 * rowid + 1]!)
-  return { rows, avgdl: tokens / rows, byRow, publicLength, longest, byOrdinal, changeSeq }
+  return { rows, avgdl: tokens / rows, byRow: PagedInts.from(byRow), publicLength, longest, byOrdinal: PagedInts.from(byOrdinal), changeSeq }
 }
 
 type RecencyKey = { approvedAt: string | null; id: string }
@@ -188,8 +198,8 @@ function newerFirst(a: RecencyKey, b: RecencyKey): number {
  * corpus (never `prev` changed in place: a ranking under way may hold it), or `prev` itself when
  * nothing changed. Read whole instead when the record no longer reaches back to `prev` (pruned,
  * or a bulk load's "everything changed") or names more rows than are quicker to read again.
- * Everything is read from the database first, in one turn; the arrays (13 MB at a million rows,
- * a 10-25 ms block when copied at once) are then copied in slices of the event loop (./loopSlices).
+ * Everything is read from the database first, in one turn; what the arrays change is then written
+ * in slices of the event loop (./loopSlices), into copies of the pages it falls in (./pagedInts).
  */
 export async function updateCorpus(db: SqlReader, prev: Corpus): Promise<Corpus> {
   const last = Number(db.get(LAST_CHANGE_SQL)?.[0] ?? 0)
@@ -209,7 +219,6 @@ export async function updateCorpus(db: SqlReader, prev: Corpus): Promise<Corpus>
   }
   let lastRow = prev.publicLength.length - 1
   for (const rowid of now.keys()) if (rowid > lastRow) lastRow = rowid
-  const byRow = new Int32Array(2 * (lastRow + 1))
   const publicLength = new Uint8Array(lastRow + 1)
   publicLength.set(prev.publicLength)
   let longest = prev.longest
@@ -220,29 +229,32 @@ export async function updateCorpus(db: SqlReader, prev: Corpus): Promise<Corpus>
     publicLength[rowid] = row?.public ? publicLengthOf(d) : 0
   }
 
-  // The recency order, oldest first: the changed rows that were public taken out (by their old
-  // places, whole runs between them copied at once), the public ones among them put back at their
-  // place, and the places rewritten only from the first one that moved. A new approval is the
-  // newest row: it goes at the end and moves no other row's place.
+  // The recency order, oldest first: the changed rows that were public taken out, the public
+  // ones among them put back at their place. It is the previous order up to the first place that
+  // moved and is written anew only from there: a new approval is the newest row, so it goes at
+  // the end and moves no other row's place (one page of the order written, the others shared).
   const prevOrder = prev.byOrdinal
   const leaving: number[] = []
   for (const rowid of changed) {
-    const place = 2 * rowid < prev.byRow.length ? prev.byRow[2 * rowid]! : 0
+    const place = prev.byRow.get(2 * rowid)
     if (place > 0) leaving.push(place - 1)
   }
   leaving.sort((a, b) => a - b)
   const keptCount = prevOrder.length - leaving.length
-  // Read only below: when no row leaves (an approval, a submission), the previous order itself.
-  const kept = leaving.length === 0 ? prevOrder : new Int32Array(keptCount)
-  let from = 0
-  let to = 0
-  if (kept !== prevOrder) {
+  // The rows that stay, in order: the previous order itself when none leaves (an approval, a
+  // submission); else made once, whole runs between the leaving places copied at once.
+  let kept = prevOrder
+  if (leaving.length > 0) {
+    const flat = new Int32Array(keptCount)
+    let from = 0
+    let to = 0
     for (const at of leaving) {
-      kept.set(prevOrder.subarray(from, at), to)
+      prevOrder.copyTo(flat, to, from, at)
       to += at - from
       from = at + 1
     }
-    kept.set(prevOrder.subarray(from), to)
+    prevOrder.copyTo(flat, to, from, prevOrder.length)
+    kept = PagedInts.from(flat)
   }
   const entering = [...now.entries()].filter(([, row]) => row.public).sort(([, a], [, b]) => newerFirst(b.key, a.key))
   const keys = new Map<number, RecencyKey>()
@@ -261,36 +273,38 @@ export async function updateCorpus(db: SqlReader, prev: Corpus): Promise<Corpus>
   let lo = 0
   for (const [, row] of entering) {
     let hi = keptCount
-    if (keptCount === 0 || newerFirst(row.key, keyOf(kept[keptCount - 1]!)) < 0) lo = keptCount
+    if (keptCount === 0 || newerFirst(row.key, keyOf(kept.get(keptCount - 1))) < 0) lo = keptCount
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (newerFirst(keyOf(kept[mid]!), row.key) > 0) lo = mid + 1
+      if (newerFirst(keyOf(kept.get(mid)), row.key) > 0) lo = mid + 1
       else hi = mid
     }
     places.push(lo)
   }
-  // From here on nothing is read: the arrays are copied, a slice of the loop at a time.
-  await copyInSlices(byRow, prev.byRow, 0)
-  for (const rowid of changed) {
-    const row = now.get(rowid)
-    byRow[2 * rowid + 1] = row?.d ?? 0
-  }
-  const byOrdinal = new Int32Array(keptCount + entering.length)
-  let firstMoved = leaving.length > 0 ? leaving[0]! : byOrdinal.length
-  from = 0
-  to = 0
+  // From here on nothing is read: the order from its first moved place, then the places that
+  // gives, a slice of the loop at a time.
+  const length = keptCount + entering.length
+  const firstMoved = Math.min(leaving[0] ?? length, places[0] ?? length)
+  const tail = new Int32Array(length - firstMoved)
+  let from = firstMoved
+  let to = 0
   for (const [i, [rowid]] of entering.entries()) {
     const place = places[i]!
-    await copyInSlices(byOrdinal, kept.subarray(from, place), to)
+    await copyInSlices(tail, to, kept, from, place)
     to += place - from
     from = place
-    if (to < firstMoved) firstMoved = to
-    byOrdinal[to++] = rowid
+    tail[to++] = rowid
   }
-  await copyInSlices(byOrdinal, kept.subarray(from, keptCount), to)
-  for (const rowid of changed) byRow[2 * rowid] = 0
-  for (let i = firstMoved; i < byOrdinal.length; i++) byRow[2 * byOrdinal[i]!] = i + 1
-  const wasPublic = Int32Array.from(leaving, (at) => prevOrder[at]!).sort()
+  await copyInSlices(tail, to, kept, from, keptCount)
+  const order = prevOrder.draft(length)
+  await stepInSlices(order.setRange(firstMoved, tail))
+  const byRow = prev.byRow.draft(2 * (lastRow + 1))
+  for (const rowid of changed) {
+    byRow.set(2 * rowid, 0)
+    byRow.set(2 * rowid + 1, now.get(rowid)?.d ?? 0)
+  }
+  for (let i = 0; i < tail.length; i++) byRow.set(2 * tail[i]!, firstMoved + i + 1)
+  const wasPublic = Int32Array.from(leaving, (at) => prevOrder.get(at)).sort()
   const step = { fromSeq: prev.changeSeq, rows: Int32Array.from(changed).sort(), wasPublic }
-  return { rows, avgdl: tokens / rows, byRow, publicLength, longest, byOrdinal, changeSeq: last, step }
+  return { rows, avgdl: tokens / rows, byRow: byRow.done(), publicLength, longest, byOrdinal: order.done(), changeSeq: last, step }
 }

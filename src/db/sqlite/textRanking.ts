@@ -353,14 +353,14 @@ function bestOf(lists: WordScores[], corpus: Corpus, need: number, keep?: (rows:
       const s = sums[m]!
       if (s > threshold) {
         chosen[above] = m
-        chosenOrdinals[above++] = byRow[2 * rows[m]!]!
-      } else if (s === threshold) tiedOrdinals[tied++] = byRow[2 * rows[m]!]!
+        chosenOrdinals[above++] = byRow.get(2 * rows[m]!)
+      } else if (s === threshold) tiedOrdinals[tied++] = byRow.get(2 * rows[m]!)
     }
     sortBest(chosen, chosenOrdinals, above, sums)
     for (let r = 0; r < above; r++) order[r] = rows[chosen[r]!]!
     // Tied rows newest first: their places descending (a native numeric sort, read from the end), as rowids.
     const ties = tiedOrdinals.subarray(0, tied).sort()
-    for (let r = above, t = tied - 1; r < wanted; r++, t--) order[r] = byOrdinal[ties[t]! - 1]!
+    for (let r = above, t = tied - 1; r < wanted; r++, t--) order[r] = byOrdinal.get(ties[t]! - 1)
   }
   // A query of very common words grew the per-match scratch: do not keep it.
   if (rowsA.length > MAX_RETAINED_MATCHES) {

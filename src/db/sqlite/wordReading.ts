@@ -193,9 +193,9 @@ export function patchWord(db: SqlReader, w: WordScores, corpus: WordCorpus, chan
   let k = 0
   const addChanged = (row: number) => {
     const weighted = holders?.get(row)
-    const length = 2 * row < corpus.byRow.length ? corpus.byRow[2 * row + 1]! : 0
+    const length = corpus.byRow.get(2 * row + 1)
     // Public now and holding the token: back in with what it holds now.
-    if (weighted === undefined || !(corpus.byRow[2 * row]! > 0) || length === 0) return
+    if (weighted === undefined || !(corpus.byRow.get(2 * row) > 0) || length === 0) return
     rows[n] = row
     classes[n++] = classFor(weighted, length)
   }
@@ -259,7 +259,7 @@ export function scorePostings(db: SqlReader, corpus: WordCorpus, { rows, weighte
   for (let i = 0; i < n; i++) {
     let d = publicLengths[i]!
     if (d === 0) continue // not public (or newer than the corpus)
-    if (d === LENGTH_IN_BY_ROW) d = byRow[2 * rows[i]! + 1]!
+    if (d === LENGTH_IN_BY_ROW) d = byRow.get(2 * rows[i]! + 1)
     const f = weighted[i]!
     const table = (f < SMALL_COUNTS && small[f]) || tableOf(f)
     let c = table[d]!
@@ -291,7 +291,7 @@ function readPhrase(db: SqlReader, corpus: WordCorpus, word: string): WordScores
   const classScores: number[] = []
   let kept = 0
   matches.forEach((r, i) => {
-    const o = 2 * r < byRow.length ? byRow[2 * r]! : 0
+    const o = byRow.get(2 * r)
     if (o === 0) return
     rowsOut[kept] = r
     classesOut[kept++] = classScores.push(-Number(ranks[i])) - 1
