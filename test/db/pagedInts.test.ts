@@ -70,6 +70,16 @@ describe('paged integer arrays', () => {
     expect(firstDifference(before.slice(), values)).toBe(-1)
   })
 
+  it('a write to a draft after its version was made leaves that version as it was', () => {
+    const draft = PagedInts.from(values).draft(values.length)
+    draft.set(3, 42)
+    const made = draft.done()
+    draft.set(3, 43)
+    draft.set(PAGE + 1, 44)
+    expect([made.get(3), made.get(PAGE + 1)]).toEqual([42, values[PAGE + 1]])
+    expect(draft.done().get(3)).toBe(43)
+  })
+
   it('refuses a write past the draft’s end', () => {
     const draft = PagedInts.from(values).draft(10)
     expect(() => draft.set(10, 1)).toThrow(RangeError)

@@ -94,10 +94,6 @@ class PagedIntsDraft {
     return page
   }
 
-  get(i: number): number {
-    return i < this.length ? (this.pages[i >>> PAGE_BITS]?.[i & PAGE_MASK] ?? 0) : 0
-  }
-
   set(i: number, value: number): void {
     if (i >= this.length) throw new RangeError(`entry ${i} past a draft of ${this.length}`)
     this.page(i >>> PAGE_BITS)[i & PAGE_MASK] = value
@@ -116,9 +112,13 @@ class PagedIntsDraft {
     }
   }
 
-  /** The version written: pages never written past the previous version's end are zeros. */
+  /**
+   * The version written: pages never written past the previous version's end are zeros. Its
+   * pages are no longer this draft's own: a later write here copies them first.
+   */
   done(): PagedInts {
     for (let p = 0; p < this.own.length; p++) if (!this.pages[p]) this.page(p)
-    return new PagedInts(this.length, this.pages)
+    this.own.fill(0)
+    return new PagedInts(this.length, this.pages.slice())
   }
 }
