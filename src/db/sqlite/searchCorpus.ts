@@ -124,20 +124,19 @@ const publicLengthOf = (d: number) => (d > 0 && d < LENGTH_IN_BY_ROW ? d : LENGT
 /** Entries copied per slice: a megabyte of a corpus array, well under a millisecond. */
 const COPY_CHUNK = 1 << 18
 
-/** Entries [from, to) of `src` copied into `dst` at `at`, a chunk at a time, waiting for the next turn of the loop whenever this one's slice is spent. */
-async function copyInSlices(dst: Int32Array, at: number, src: PagedInts, from: number, to: number): Promise<void> {
-  for (let i = from; i < to; i += COPY_CHUNK) {
-    const wait = nextSlice()
-    if (wait) await wait
-    src.copyTo(dst, at + i - from, i, Math.min(to, i + COPY_CHUNK))
-  }
-}
-
 /** Steps that each take well under a millisecond, run a slice of the loop at a time. */
 async function stepInSlices(steps: Iterable<void>): Promise<void> {
   for (const _ of steps) {
     const wait = nextSlice()
     if (wait) await wait
+  }
+}
+
+/** Entries [from, to) of `src` copied into `dst` at `at`, a chunk a step. */
+function* copyChunks(dst: Int32Array, at: number, src: PagedInts, from: number, to: number): Generator<void> {
+  for (let i = from; i < to; i += COPY_CHUNK) {
+    src.copyTo(dst, at + i - from, i, Math.min(to, i + COPY_CHUNK))
+    yield
   }
 }
 
@@ -290,12 +289,12 @@ export async function updateCorpus(db: SqlReader, prev: Corpus): Promise<Corpus>
   let to = 0
   for (const [i, [rowid]] of entering.entries()) {
     const place = places[i]!
-    await copyInSlices(tail, to, kept, from, place)
+    await stepInSlices(copyChunks(tail, to, kept, from, place))
     to += place - from
     from = place
     tail[to++] = rowid
   }
-  await copyInSlices(tail, to, kept, from, keptCount)
+  await stepInSlices(copyChunks(tail, to, kept, from, keptCount))
   const order = prevOrder.draft(length)
   await stepInSlices(order.setRange(firstMoved, tail))
   const byRow = prev.byRow.draft(2 * (lastRow + 1))
