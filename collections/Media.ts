@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
+import { getConfig } from '../src/platform/config'
 import { UPLOAD_FILE_POLICY } from '../src/platform/media/uploadFilePolicy.js'
 import { referencedWriteHooks } from './hooks/domainWrites'
 import { noteUploadedFile, protectMediaInUseFromDelete, protectMediaInUseFromReplace, refuseUnsafeUploads, removeFileOfFailedSave } from './hooks/media'
@@ -17,7 +18,8 @@ export const Media: CollectionConfig = {
     delete: allowIf('catalog.manage'),
   },
   upload: {
-    staticDir: 'data/media',
+    // MEDIA_DIR: a deployment's volume; each test file's and test server's own folder.
+    staticDir: getConfig().mediaDir,
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'image/gif'],
     // A file runs no script, whoever serves it (the Node server sets the same by path).
     modifyResponseHeaders: ({ headers }) => {

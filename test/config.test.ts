@@ -47,6 +47,11 @@ describe('configuration', () => {
     expect(c.trustProxy).toEqual({ kind: 'hops', hops: 0 })
     expect(c.httpRequestTimeoutSeconds).toBe(30)
     expect(c.port).toBe(3000)
+    expect(c.mediaDir).toBe('data/media')
+  })
+
+  it('keeps uploads where MEDIA_DIR says', () => {
+    expect(parseConfig({ MEDIA_DIR: '/srv/uploads' }).mediaDir).toBe('/srv/uploads')
   })
 
   it('defaults APP_VERSION to the package version', () => {

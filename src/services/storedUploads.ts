@@ -13,6 +13,7 @@ import path from 'node:path'
 import type { Payload, RequestContext } from 'payload'
 
 import { payloadWrite } from '../db/payloadWrite'
+import { getConfig } from '../platform/config'
 
 const STORED_UPLOAD = 'storedUpload'
 
@@ -28,7 +29,7 @@ export async function removeUnsavedUpload(payload: Payload, context: RequestCont
   delete context[STORED_UPLOAD]
   const named = await payload.count({ collection: 'media', where: { filename: { equals: filename } }, overrideAccess: true })
   if (named.totalDocs > 0) return false
-  const staticDir = payload.collections.media?.config.upload.staticDir ?? 'data/media'
+  const staticDir = payload.collections.media?.config.upload.staticDir ?? getConfig().mediaDir
   try {
     await unlink(path.resolve(process.cwd(), staticDir, filename))
     return true

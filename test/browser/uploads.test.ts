@@ -16,8 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
-const MEDIA_DIR = path.join(ROOT, 'data/media')
 
 /** The SVG of the review: a UTF-8 reader sees a comment where ISO-2022-JP's reader sees a script. */
 function hostileSvg(marker: string): Buffer {
@@ -67,14 +65,14 @@ describe('uploaded files never run script', () => {
     const answer = await upload(name, hostileSvg('upload'))
     expect(answer.status).toBe(400)
     expect(answer.body.errors).toEqual([{ message: 'The following field is invalid: file (An SVG or XML file must be UTF-8: it holds ESC bytes (an ISO-2022 shift).)' }])
-    expect(existsSync(path.join(MEDIA_DIR, name))).toBe(false)
+    expect(existsSync(path.join(server.mediaDir, name))).toBe(false)
   })
 
   it('a file a check missed still runs no script when opened: its own policy holds (and without it, the script runs)', async () => {
     const name = `missed-${randomBytes(4).toString('hex')}.svg`
     const accepted = await upload(name, BENIGN_SVG)
     expect(accepted.status).toBe(201)
-    const stored = path.join(MEDIA_DIR, accepted.body.doc.filename)
+    const stored = path.join(server.mediaDir, accepted.body.doc.filename)
     // What a missed check would have stored.
     writeFileSync(stored, hostileSvg('served'))
 

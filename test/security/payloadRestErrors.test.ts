@@ -47,7 +47,7 @@ describe('Payload REST: 4xx, never 5xx', () => {
     const png = await renderThumbnail({ title: 'gone', color: '#336699' })
     const media = await app.payload.create({ collection: 'media', data: { alt: 'gone' }, file: { data: png, mimetype: 'image/png', name: 'gone.png', size: png.length }, overrideAccess: true })
     expect((await call('GET', `/media/file/${media.filename}`)).status).toBe(200)
-    rmSync(path.resolve('data/media', String(media.filename)))
+    rmSync(path.resolve(process.env.MEDIA_DIR!, String(media.filename)))
     expect((await call('GET', `/media/file/${media.filename}`)).status).toBe(404)
     expect((await call('GET', `/media/${media.id}`)).status).toBe(200)
   })

@@ -5,7 +5,7 @@
  * service's own creates (createUpload, the thumbnail job's) and through Payload REST (the admin
  * panel's uploads), on the real database and the real disk.
  */
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,7 +15,7 @@ import { ADMIN, consoleCookie } from '../auth/helpers'
 import { testApp } from '../support/app'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
 
-const MEDIA_DIR = path.resolve(import.meta.dirname, '../../data/media')
+const MEDIA_DIR = path.resolve(process.env.MEDIA_DIR!)
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex')
 
 let server: RunningServer
@@ -30,7 +30,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => server?.close())
 
-const filesNamed = (prefix: string) => readdirSync(MEDIA_DIR).filter((f) => f.startsWith(prefix))
+const filesNamed = (prefix: string) => (existsSync(MEDIA_DIR) ? readdirSync(MEDIA_DIR) : []).filter((f) => f.startsWith(prefix))
 const mediaNamed = async (prefix: string) =>
   (await payload.find({ collection: 'media', where: { filename: { like: prefix } }, overrideAccess: true, limit: 100 })).totalDocs
 

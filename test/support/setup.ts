@@ -4,7 +4,7 @@
  * After the file, its database is dropped.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Payload } from 'payload'
@@ -27,6 +27,10 @@ if (given?.startsWith('mongodb') || process.env.DATABASE_HOST) {
   mkdirSync(dir, { recursive: true })
   process.env.DATABASE_URI = `file:${path.join(dir, `${id}.db`)}`
 }
+
+// Uploaded files too: a file's uploads (and its listing of them) are its own, whatever runs beside it.
+const mediaDir = path.join(os.tmpdir(), 'curation-tests', `${id}-media`)
+process.env.MEDIA_DIR = mediaDir
 
 const defaults: Record<string, string> = {
   NODE_ENV: 'test',
@@ -78,4 +82,5 @@ afterAll(async () => {
   const { parseConfig } = await import('../../src/platform/config')
   const { dropDatabase } = await import('./engineProbes')
   await dropDatabase(parseConfig(suiteEnv).database)
+  rmSync(mediaDir, { recursive: true, force: true })
 })

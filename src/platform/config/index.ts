@@ -47,6 +47,8 @@ export type AppConfig = {
   pagination: { defaultLimit: number; maxLimit: number; maxOffset: number }
   bootstrapAdmin?: { email: string; password: string }
   seedDemo: boolean
+  /** Uploaded files' folder (MEDIA_DIR), as given: absolute, or from the working directory. */
+  mediaDir: string
   /** Which proxies may name the client in X-Forwarded-For (src/edge/clientIp). */
   trustProxy: TrustProxy
   /** Node's headersTimeout and requestTimeout (server.ts), in seconds. */
@@ -189,6 +191,7 @@ export function parseConfig(
         ? { email: raw.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(), password: raw.BOOTSTRAP_ADMIN_PASSWORD }
         : undefined,
     seedDemo: raw.SEED_DEMO,
+    mediaDir: raw.MEDIA_DIR,
     trustProxy: raw.TRUST_PROXY ?? TRUST_NOTHING,
     httpRequestTimeoutSeconds: raw.HTTP_REQUEST_TIMEOUT_SECONDS,
     bodyLimits: { json: raw.HTTP_BODY_LIMIT_BYTES, upload: raw.HTTP_UPLOAD_LIMIT_BYTES },

@@ -84,6 +84,8 @@ export const envSchema = z.object({
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
   SEED_DEMO: envBoolean.default(false),
+  /** Where uploaded files are kept: a path, absolute or from the working directory. */
+  MEDIA_DIR: z.string().min(1).default('data/media'),
   TRUST_PROXY: z
     .string()
     .transform((v, ctx) => {

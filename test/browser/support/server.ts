@@ -14,7 +14,7 @@ import { serverNodeFlags } from '../../../scripts/serverCommand.mjs'
 import { parseConfig } from '../../../src/platform/config'
 import { dropDatabase } from '../../support/engineProbes'
 
-export type RunningServer = { baseUrl: string; logs: string[]; stop(): Promise<void> }
+export type RunningServer = { baseUrl: string; logs: string[]; mediaDir: string; stop(): Promise<void> }
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-123' }
 
@@ -49,6 +49,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
     NODE_ENV: 'production',
     PORT: String(port),
     ...(onMongo ? { DB_NAME: `curation_browser_${id}` } : { DATABASE_URI: `file:${path.join(dir, 'app.db')}` }),
+    MEDIA_DIR: path.join(dir, 'media'),
     PAYLOAD_SECRET: randomBytes(32).toString('hex'),
     JWT_ACCESS_SECRET: randomBytes(32).toString('hex'),
     JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
@@ -83,6 +84,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, entry: 
   return {
     baseUrl,
     logs,
+    mediaDir: env.MEDIA_DIR!,
     stop: async () => {
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
