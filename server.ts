@@ -9,6 +9,10 @@
  * and serve /metrics (server/).
  */
 import { configOrExit } from './src/platform/config'
+import { resolvePackageImportsQuickly } from './src/platform/packageImports'
+
+// Before Next and Payload load: their packages' relative imports without a package.json parse each.
+resolvePackageImportsQuickly()
 
 ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
 

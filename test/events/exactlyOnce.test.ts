@@ -12,6 +12,7 @@ import { FollowUpRunner } from '../../src/jobs/followUpRunner'
 import { runFollowUp, stopFollowUps } from '../../src/jobs/followUps'
 import { content, tokenFor } from '../content/helpers'
 import { testApp, type TestApp } from '../support/app'
+import { TSX } from '../support/tsxChild'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -121,7 +122,7 @@ describe('two processes racing over one outbox', () => {
     for (let i = 0; i < 40; i++) items.push(await pending(`race-${i}`))
     for (const item of items) expect((await approve(item.slug)).status).toBe(200)
 
-    child = spawn(process.execPath, ['--import', 'tsx', 'test/events/support/followUpWorker.ts'], {
+    child = spawn(process.execPath, [...TSX, 'test/events/support/followUpWorker.ts'], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'warn' },
       stdio: ['pipe', 'pipe', 'inherit'],

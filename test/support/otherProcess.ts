@@ -8,6 +8,8 @@ import { execFile, spawn } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
 
+import { TSX } from './tsxChild'
+
 const root = path.resolve(import.meta.dirname, '../..')
 
 export type OtherProcessUpdate =
@@ -20,7 +22,7 @@ export type OtherProcessUpdate =
  * process would wait on that transaction's lock for nothing.
  */
 export async function updateInOtherProcess(update: OtherProcessUpdate): Promise<void> {
-  const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'otherProcessUpdate.ts')], {
+  const run = await promisify(execFile)(process.execPath, [...TSX, path.join(import.meta.dirname, 'otherProcessUpdate.ts')], {
     cwd: root,
     env: { ...process.env, OTHER_PROCESS_UPDATE: JSON.stringify(update), LOG_LEVEL: 'silent' },
     encoding: 'utf8',
@@ -34,7 +36,7 @@ export async function updateInOtherProcess(update: OtherProcessUpdate): Promise<
 
 /** A second app process that refreshes when told to (./otherProcessRefresh): start it, then `refresh(token)` races yours. */
 export async function otherProcessRefresher(): Promise<{ refresh(token: string): Promise<string>; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'otherProcessRefresh.ts')], {
+  const child = spawn(process.execPath, [...TSX, path.join(import.meta.dirname, 'otherProcessRefresh.ts')], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['pipe', 'pipe', 'inherit'],

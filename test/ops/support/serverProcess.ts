@@ -7,6 +7,7 @@ import { createServer, connect, type Socket } from 'node:net'
 import path from 'node:path'
 
 import { childEnv } from '../../support/childEnv'
+import { TSX } from '../../support/tsxChild'
 const root = path.resolve(import.meta.dirname, '../../..')
 const entry = path.join(import.meta.dirname, 'apiServer.ts')
 
@@ -41,13 +42,14 @@ export async function startServer(env: Record<string, string>, script = entry): 
 /** Starts a server and resolves at once: its lines can be watched while it starts; `listening` settles as startServer does. */
 export async function launchServer(env: Record<string, string>, script = entry): Promise<ServerProcess & { listening: Promise<void> }> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...TSX, script], {
     cwd: root,
     env: {
       ...childEnv(),
       NODE_ENV: 'production',
       PORT: String(port),
       DATABASE_URI: process.env.DATABASE_URI!,
+      MEDIA_DIR: process.env.MEDIA_DIR!,
       PAYLOAD_SECRET: 'ops-test-payload-secret-0123456789abcdef',
       JWT_ACCESS_SECRET: 'ops-test-access-secret-0123456789abcdef0123',
       JWT_REFRESH_SECRET: 'ops-test-refresh-secret-0123456789abcdef012',
