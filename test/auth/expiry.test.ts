@@ -5,9 +5,9 @@ process.env.JWT_ACCESS_TTL_SECONDS = '2'
 process.env.JWT_REFRESH_TTL_SECONDS = '3'
 
 import { testApp } from '../support/app'
+import { passTime } from '../support/clock'
 import { ADMIN, decodeJwt, login, refresh } from './helpers'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('token expiry (JWT_ACCESS_TTL_SECONDS=2, JWT_REFRESH_TTL_SECONDS=3)', () => {
   it('an expired access token is 401 auth.invalid_token; a refreshed one works until it expires too', async () => {
@@ -19,7 +19,7 @@ describe('token expiry (JWT_ACCESS_TTL_SECONDS=2, JWT_REFRESH_TTL_SECONDS=3)', (
     const res = await refresh(app, session.refreshToken)
     expect(res.status).toBe(200)
     expect((await app.request('GET', '/v1/auth/me', { token: res.body.data.accessToken })).status).toBe(200)
-    await sleep(3100)
+    passTime(3100)
     for (const token of [session.accessToken, res.body.data.accessToken]) {
       const expired = await app.request('GET', '/v1/auth/me', { token })
       expect(expired.status).toBe(401)
@@ -40,7 +40,7 @@ describe('token expiry (JWT_ACCESS_TTL_SECONDS=2, JWT_REFRESH_TTL_SECONDS=3)', (
     const row = rows.docs[0]!
     const ttl = new Date(row.expiresAt).getTime() - new Date(row.createdAt).getTime()
     expect(Math.round(ttl / 1000)).toBe(3)
-    await sleep(3300)
+    passTime(3300)
     const reusedBefore = app.logs.filter((l) => l.msg === 'auth.refresh.reused').length
     const res = await refresh(app, session.refreshToken)
     expect(res.status).toBe(401)

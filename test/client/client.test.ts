@@ -12,7 +12,8 @@ import { ApiError, chromeStorageTokenStore, memoryTokenStore, type StorageAreaLi
 import { ADMIN } from '../auth/helpers'
 import { testApp } from '../support/app'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
-import { clientFor, completedLines, sleep } from './support'
+import { passTime } from '../support/clock'
+import { clientFor, completedLines } from './support'
 
 const REFRESH_ROUTE = 'POST /api/v1/auth/refresh'
 
@@ -51,7 +52,7 @@ describe('the typed client', () => {
     const { client, store, ended } = clientFor(server)
     await client.login(ADMIN.email, ADMIN.password)
     const before = await store.get()
-    await sleep(3100)
+    passTime(3100)
     const refreshesBefore = (await completedLines(REFRESH_ROUTE)).length
     const meBefore = (await completedLines('GET /api/v1/auth/me')).length
 
@@ -76,7 +77,7 @@ describe('the typed client', () => {
     const session = (await store.get())!
     // The refresh token was revoked elsewhere (logout), and the access token has expired.
     await (await testApp()).request('POST', '/v1/auth/logout', { token: session.accessToken, body: { refreshToken: session.refreshToken } })
-    await sleep(3100)
+    passTime(3100)
 
     const results = await Promise.allSettled([client.get('/auth/me'), client.get('/auth/me')])
 
@@ -104,7 +105,7 @@ describe('the typed client', () => {
       const { client, store, ended } = clientFor(server, { fetch: flaky })
       await client.login(ADMIN.email, ADMIN.password)
       const session = await store.get()
-      await sleep(3100)
+      passTime(3100)
       const err = await client.get('/auth/me').catch((e: unknown) => e)
       expect(err).toBeInstanceOf(ApiError)
       if (failure === 'network') expect(err).toMatchObject({ status: 0, code: 'network.error' })

@@ -3,8 +3,6 @@ import { createClient, memoryTokenStore, type TokenStore } from '../../client/sr
 import { testApp } from '../support/app'
 import type { RunningServer } from '../support/httpServer'
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
 /** `request.completed` lines the server wrote for one route (`POST /api/v1/auth/refresh`). */
 export async function completedLines(route: string): Promise<{ statusCode: number }[]> {
   const app = await testApp()

@@ -9,7 +9,8 @@ process.env.RATE_LIMIT_REFRESH = '1/3600'
 import { ADMIN } from '../auth/helpers'
 import { testApp } from '../support/app'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
-import { clientFor, completedLines, sleep } from './support'
+import { passTime } from '../support/clock'
+import { clientFor, completedLines } from './support'
 
 let server: RunningServer
 beforeAll(async () => {
@@ -21,10 +22,10 @@ afterAll(() => server.close())
 it('429 from /auth/refresh keeps the tokens, does not end the session, and reports Retry-After', async () => {
   const { client, store, ended } = clientFor(server)
   await client.login(ADMIN.email, ADMIN.password)
-  await sleep(2300)
+  passTime(2300)
   await client.get('/auth/me') // the one refresh the limit allows
   const session = await store.get()
-  await sleep(2300)
+  passTime(2300)
   const err = await client.get('/auth/me').catch((e: unknown) => e)
   expect(err).toMatchObject({ status: 429, code: 'ratelimit.exceeded', retryAfterSeconds: expect.any(Number) })
   expect(await store.get()).toEqual(session)

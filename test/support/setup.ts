@@ -75,6 +75,8 @@ const suiteEnv = { ...process.env }
 // Registered first, so it runs last (after hooks run in reverse): the file's own teardown
 // (servers, browsers) is done before its database goes.
 afterAll(async () => {
+  // A file that moved the clock (./clock.ts) leaves the next one the real one.
+  vi.useRealTimers()
   await closePayloads()
   // prom-client's registry is the loaded package's: the next file's modules register their metrics again.
   const { register } = await import('prom-client')
