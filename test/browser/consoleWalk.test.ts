@@ -179,7 +179,9 @@ describe('the console, every view (Chromium, production build, demo data)', () =
     const fields = page.locator('.field-type.relationship:not(.relationship--read-only)')
     for (let i = 0; i < (await fields.count()); i++) {
       const field = fields.nth(i)
-      const current = (await field.locator('.rs__single-value, .relationship--single-value').first().innerText().catch(() => '')).trim()
+      // A multi-value field has no single value: counted first (innerText would wait its whole timeout for one).
+      const single = field.locator('.rs__single-value, .relationship--single-value').first()
+      const current = (await single.count()) > 0 ? (await single.innerText()).trim() : ''
       const multi = (await field.locator('.rs__multi-value').count()) > 0 || (await field.locator('.rs__value-container--is-multi').count()) > 0
       await field.locator('.rs__control').click()
       const options = page.locator('.rs__option')
