@@ -36,8 +36,9 @@ export function captureLogs(target: Sink | undefined): void {
 /**
  * Production lines go to stdout through pino's own buffered asynchronous destination: a
  * line is appended to a buffer and written once 3 KiB have gathered (and at the latest a
- * second later, so a quiet server's lines still show), so a request pays for a string
- * append, not a write(2). What is still buffered is written synchronously when the process
+ * tenth of a second later: a quiet server's lines show at once to whoever watches them, and a
+ * busy one, writing by size long before, makes at most ten more writes a second), so a request
+ * pays for a string append, not a write(2). What is still buffered is written synchronously when the process
  * exits, crashes or is stopped (flushLogs), so no line is lost.
  *
  * Every write is whole lines of at most PIPE_BUF bytes to a pipe: a cluster's processes share
@@ -57,7 +58,7 @@ export function captureLogs(target: Sink | undefined): void {
  */
 let stdout: ReturnType<typeof pino.destination> | undefined
 let unflushed = false
-const FLUSH_EVERY_MS = 1000
+const FLUSH_EVERY_MS = 100
 /** Linux's atomic pipe write. */
 const PIPE_BUF = 4096
 /** A piece written to a regular file (see above). */

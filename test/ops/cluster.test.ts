@@ -58,7 +58,12 @@ function call(method: string, path: string, init: { body?: unknown; token?: stri
 /** The value of one exposition line (label values may hold spaces; the value is last). */
 const sampleValue = (line: string | undefined) => Number(line?.slice(line.lastIndexOf(' ') + 1))
 
-const flushWait = () => new Promise((r) => setTimeout(r, 1500))
+/** The request.completed lines of these request ids, once every one has arrived (workers flush their buffered lines within a tenth of a second). */
+async function completedLines(ids: string[]): Promise<{ requestId?: unknown; pid?: unknown }[]> {
+  const lines = () => server.lines.filter((l) => l.msg === 'request.completed' && ids.includes(String(l.requestId)))
+  await expect.poll(() => lines().length, { timeout: 15_000 }).toBe(ids.length)
+  return lines()
+}
 
 describe('WEB_CONCURRENCY=2', () => {
   it('runs a primary and two workers; requests are served by both', async () => {
@@ -67,11 +72,8 @@ describe('WEB_CONCURRENCY=2', () => {
     expect(workerPids.size).toBe(2)
     expect(workerPids.has(server.child.pid)).toBe(false)
     for (let i = 0; i < 12; i++) expect((await call('GET', '/api/v1/health', { headers: { 'x-request-id': `spread-${i}` } })).status).toBe(200)
-    // Workers flush their buffered logs at least once a second; wait (bounded) for all 12 lines.
-    const spread = () => server.lines.filter((l) => String(l.requestId).startsWith('spread-') && l.msg === 'request.completed')
-    for (let waited = 0; spread().length < 12 && waited < 15_000; waited += 250) await new Promise((r) => setTimeout(r, 250))
-    expect(spread()).toHaveLength(12)
-    expect(new Set(spread().map((l) => l.pid))).toEqual(workerPids)
+    const spread = await completedLines(Array.from({ length: 12 }, (_, i) => `spread-${i}`))
+    expect(new Set(spread.map((l) => l.pid))).toEqual(workerPids)
   })
 
   it('shares the login rate limit (10 an hour per address): the 11th login is 429, whichever worker answers', async () => {
@@ -84,8 +86,7 @@ describe('WEB_CONCURRENCY=2', () => {
     }
     expect(statuses.slice(0, 9).every((s) => s === 401)).toBe(true)
     expect(statuses[9]).toBe(429)
-    await flushWait()
-    const pids = new Set(server.lines.filter((l) => String(l.requestId).startsWith('bad-login-')).map((l) => l.pid))
+    const pids = new Set((await completedLines(Array.from({ length: 10 }, (_, i) => `bad-login-${i}`))).map((l) => l.pid))
     expect(pids.size).toBe(2)
   })
 
@@ -101,8 +102,8 @@ describe('WEB_CONCURRENCY=2', () => {
         expect(read.body.data).toMatchObject({ slug, label: `Cluster ${i}` })
       }
     }
-    await flushWait()
-    const pidOf = (id: string) => server.lines.find((l) => l.requestId === id && l.msg === 'request.completed')?.pid
+    const lines = await completedLines([0, 1, 2].flatMap((i) => [`write-${i}`, ...[0, 1, 2].map((j) => `read-${i}-${j}`)]))
+    const pidOf = (id: string) => lines.find((l) => l.requestId === id)?.pid
     const crossWorkerReads = [0, 1, 2].flatMap((i) => [0, 1, 2].filter((j) => pidOf(`read-${i}-${j}`) !== pidOf(`write-${i}`)))
     expect(crossWorkerReads.length).toBeGreaterThan(0)
   })

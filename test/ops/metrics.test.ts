@@ -80,7 +80,7 @@ describe('GET /metrics', () => {
   })
 
   it('METRICS_PORT listens on 127.0.0.1 only', async () => {
-    // Lines reach stdout within a second (buffered).
+    // Lines reach stdout within a tenth of a second (buffered).
     const line = await server.waitForLine((l) => l.msg === 'metrics.listening', 5000)
     expect(line).toMatchObject({ host: '127.0.0.1', port: metricsPort })
     const external = Object.values(networkInterfaces())

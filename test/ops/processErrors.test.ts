@@ -58,7 +58,7 @@ describe('one server process: a failing request is that request’s error', () =
     expect(after).toEqual({ status: 200, text: pid })
     // The API too, on the same process.
     expect((await get(server.port, '/api/v1/health')).status).toBe(200)
-    // Lines reach stdout within a second (src/platform/logging); the health check's line comes after the failure's.
+    // Lines reach stdout within a tenth of a second (src/platform/logging); the health check's line comes after the failure's.
     await server.waitForLine((l) => l.route === 'GET /api/v1/health' && server.lines.indexOf(l) >= before)
     const lines = server.lines.slice(before).filter((l) => l.msg === msg)
     expect(lines).toHaveLength(1)
