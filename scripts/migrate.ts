@@ -6,9 +6,13 @@
  *                              the bootstrap. Start-up runs them anyway; this is for doing it
  *                              ahead of a deploy. New migrations: npm run migrate:create -- <name>.
  */
-import { getPayload } from 'payload'
+import { resolvePackageImportsQuickly } from '../src/platform/packageImports'
+
+// Before Payload loads, as the server does (src/platform/packageImports).
+resolvePackageImportsQuickly()
 
 try {
+  const { getPayload } = await import('payload')
   const config = (await import('../payload.config')).default
   // The start-up hook (bootstrap, seed) is not this command's.
   const payload = await getPayload({ config, disableOnInit: true })
