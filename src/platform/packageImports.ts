@@ -109,11 +109,13 @@ export function packageImportHooks(verify = false): { resolve: ResolveHook; stat
   }
 }
 
-let registered = false
+/** Once a process: this module may be evaluated more than once in one (a test worker re-evaluates its modules per file). */
+const REGISTERED = Symbol.for('curation.packageImportHooks')
 
 /** Registers the hooks for this process's later imports (a no-op on a Node without synchronous hooks). */
 export function resolvePackageImportsQuickly(): void {
-  if (registered || typeof registerHooks !== 'function') return
-  registered = true
+  const shared = globalThis as { [REGISTERED]?: true }
+  if (shared[REGISTERED] || typeof registerHooks !== 'function') return
+  shared[REGISTERED] = true
   registerHooks({ resolve: packageImportHooks().resolve })
 }

@@ -10,6 +10,11 @@ import path from 'node:path'
 import type { Payload } from 'payload'
 import { afterAll, vi } from 'vitest'
 
+import { resolvePackageImportsQuickly } from '../../src/platform/packageImports'
+
+// The worker loads Payload's packages as the server does (src/platform/packageImports; once a process).
+resolvePackageImportsQuickly()
+
 // Files share a worker process (vitest.config.ts: isolate false), so Payload and the other
 // packages load once per worker: this file's own modules are evaluated afresh (their
 // module-level state is this file's) and the environment is the worker's as it started.
