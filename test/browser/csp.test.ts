@@ -50,8 +50,9 @@ describe('the Content-Security-Policy in Chromium', () => {
     const res = await page.goto(`${server.baseUrl}${path}`)
     expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
     await page.locator(ready).first().waitFor({ timeout: 50_000 })
-    // Late scripts and styles (hydration, lazy chunks) get their chance to be blocked.
-    await page.waitForTimeout(1_000)
+    // Late scripts and styles (hydration, lazy chunks) get their chance to be blocked: until the
+    // page has made no request for half a second.
+    await page.waitForLoadState('networkidle')
     return [...(await page.evaluate(() => window.__cspViolations ?? [])), ...consoleViolations.splice(0)]
   }
 
