@@ -53,8 +53,10 @@ describe('admin panel admission follows permissions (Chromium)', () => {
     )
     expect(created.status).toBe(201)
     const page = await browser.newPage()
+    // The sign-in's answer, whatever it is, before the next page.
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/users/login', { timeout: 30_000 })
     await signIn(page, server.baseUrl, 'member@example.com', 'member-password-1')
-    await page.waitForTimeout(1500)
+    await answered
     await page.goto(`${server.baseUrl}/admin`)
     await page.waitForLoadState('networkidle')
     expect(await page.locator('.dashboard').count()).toBe(0)
