@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { launchBrowser, screenshot, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, screenshot, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 describe('admin panel in Chromium', () => {
@@ -14,7 +14,7 @@ describe('admin panel in Chromium', () => {
     browser = await launchBrowser()
   })
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

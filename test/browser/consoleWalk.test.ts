@@ -18,7 +18,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { launchBrowser, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 declare global {
@@ -102,7 +102,7 @@ describe('the console, every view (Chromium, production build, demo data)', () =
     const dir = path.resolve(import.meta.dirname, '../../test-results')
     mkdirSync(dir, { recursive: true })
     writeFileSync(path.join(dir, 'axe.json'), JSON.stringify(axe, null, 2))
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

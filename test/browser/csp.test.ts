@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { launchBrowser, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 declare global {
@@ -41,7 +41,7 @@ describe('the Content-Security-Policy in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
   })
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { api } from './support/api'
-import { launchBrowser, screenshot, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, screenshot, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 describe('dashboard and audit log (Chromium)', () => {
@@ -43,7 +43,7 @@ describe('dashboard and audit log (Chromium)', () => {
     await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
   })
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

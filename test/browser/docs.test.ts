@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { launchBrowser, screenshot } from './support/browser'
+import { closeBrowser, launchBrowser, screenshot } from './support/browser'
 import { startServer, type RunningServer } from './support/server'
 
 let browser: Browser
@@ -14,7 +14,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(async () => {
-  await browser?.close()
+  await closeBrowser(browser)
 })
 
 for (const entry of ['server.ts', 'next'] as const) {

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { api } from './support/api'
-import { launchBrowser, screenshot, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, screenshot, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 describe('moderation queue in the admin console (Chromium)', () => {
@@ -23,7 +23,7 @@ describe('moderation queue in the admin console (Chromium)', () => {
     }
   })
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

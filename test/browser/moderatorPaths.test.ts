@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { api } from './support/api'
-import { launchBrowser, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 const MOD = { email: 'paths-mod@example.com', password: 'moderator-pass-1' }
@@ -54,7 +54,7 @@ describe("a moderator's paths (Chromium)", () => {
     await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
   }, 240_000)
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { api } from './support/api'
-import { launchBrowser, screenshot, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, screenshot, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 const MOD = { email: 'queue-keys@example.com', password: 'moderator-pass-1' }
@@ -56,7 +56,7 @@ describe('moderation queue: filters, preview, keyboard, bulk, rollback (Chromium
     await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/', { timeout: 50_000 })
   })
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

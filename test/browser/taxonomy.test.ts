@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { api } from './support/api'
-import { launchBrowser, screenshot, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, screenshot, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 type CatalogSurface = { slug: string; groups: { slug: string; channels: { slug: string }[] }[] }
@@ -38,7 +38,7 @@ describe('editing the taxonomy tree (Chromium)', () => {
     await row('group', 'data').waitFor({ timeout: 50_000 })
   }, 180_000)
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 

@@ -13,7 +13,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { launchBrowser, signIn } from './support/browser'
+import { closeBrowser, launchBrowser, signIn } from './support/browser'
 import { ADMIN, type RunningServer, startServer } from './support/server'
 
 
@@ -48,7 +48,7 @@ describe('uploaded files never run script', () => {
     cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
   }, 180_000)
   afterAll(async () => {
-    await browser?.close()
+    await closeBrowser(browser)
     await server?.stop()
   })
 
