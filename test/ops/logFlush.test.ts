@@ -3,7 +3,7 @@
  * just before the process ends, by process.exit or by an uncaught error, must still reach
  * stdout, whole and in order.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -70,4 +70,23 @@ describe('a busy process writes its lines as fast as it makes them', () => {
     const written = Number(/written (\d+)/.exec(child.stderr)?.[1])
     expect(written / Buffer.byteLength(readFileSync(file))).toBeGreaterThan(0.9)
   }, 90_000)
+})
+
+describe('a short line left behind a blocked write', () => {
+  it('is written at the next flush once the write completes, not when the process ends', async () => {
+    const env = { ...childEnv(), NODE_ENV: 'test' as const, LOG_LEVEL: 'info' }
+    // The child's stdout is a pipe nobody reads for 600 ms: its first write blocks on the full
+    // pipe across several flush periods, and its short last line is handed over meanwhile.
+    const command = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(path.join(import.meta.dirname, 'support/logBehindFullPipe.ts'))} | (sleep 0.6; cat)`
+    const child = spawn('sh', ['-c', command], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
+    let text = ''
+    child.stdout!.on('data', (c: Buffer) => (text += c.toString()))
+    try {
+      // The child lives 3 s (and flushes everything at exit): the line must come well before.
+      await expect.poll(() => text.includes('"last.line"'), { timeout: 2_000, interval: 20 }).toBe(true)
+      expect(text.split('\n').filter((l) => l.includes('request.completed'))).toHaveLength(400)
+    } finally {
+      child.kill()
+    }
+  }, 30_000)
 })
