@@ -44,5 +44,5 @@ export const mongoOperations: OperationsPort = {
     })
   },
   // The native driver calls go through Payload's own client, which payload.destroy() closes.
-  closeOwnConnections: () => undefined,
+  closeOwnConnections: async () => undefined,
 }

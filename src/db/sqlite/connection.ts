@@ -8,6 +8,8 @@
  */
 import Database from 'libsql'
 
+import { SERVING_WAL_PRAGMAS } from './walCheckpoints'
+
 type Db = InstanceType<typeof Database>
 type Statement = Database.Statement<unknown[]>
 
@@ -34,6 +36,7 @@ export function connection(file: string): Db {
   // cache (not counted); a memory map would put the whole database file in RSS.
   db.exec(`PRAGMA cache_size = ${READ_CACHE}`)
   db.exec('PRAGMA mmap_size = 0')
+  for (const pragma of SERVING_WAL_PRAGMAS) db.exec(pragma)
   return db
 }
 

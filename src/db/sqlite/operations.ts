@@ -11,6 +11,7 @@ import type { OperationsPort } from '../ports/operations'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrations'
 import { BUSY_TIMEOUT_MS, closeWriteConnection, queuePayloadTransactions } from './payloadWrites'
+import { SERVING_WAL_PRAGMAS, stopCheckpoints } from './walCheckpoints'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)
@@ -52,7 +53,10 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
       if (connect) {
         instance.connect = async function (this: typeof instance, options) {
           await connect.call(this, options)
-          if (instance.client) queuePayloadTransactions(instance.client, file)
+          if (instance.client) {
+            for (const pragma of SERVING_WAL_PRAGMAS) await instance.client.execute(pragma)
+            queuePayloadTransactions(instance.client, file)
+          }
         }
       }
       return instance
@@ -78,7 +82,9 @@ export const sqliteOperations: OperationsPort = {
   },
   // Not under the write gate: each migration is a Payload transaction, which takes it itself.
   prepare: (payload, afterMigrate) => migrateSqlite(payload, configuredFile(), afterMigrate),
-  closeOwnConnections: () => {
+  // The background checkpoint first: the connection's last fold (TRUNCATE) needs the log to itself.
+  closeOwnConnections: async () => {
+    await stopCheckpoints()
     closeWriteConnection()
     closeConnection()
   },

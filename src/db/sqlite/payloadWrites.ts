@@ -18,6 +18,7 @@ import Database from 'libsql'
 
 import { keptStatement } from './connection'
 import { inSlices } from './loopSlices'
+import { SERVING_WAL_PRAGMAS } from './walCheckpoints'
 import { acquireWriteGate, underWriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000
@@ -40,6 +41,7 @@ function writeConnection(file: string): Db {
   closeWriteConnection()
   const db = new Database(file)
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  for (const pragma of SERVING_WAL_PRAGMAS) db.exec(pragma)
   const prepare = db.prepare.bind(db)
   const statements = new Map<string, ReturnType<Db['prepare']>>()
   db.prepare = ((sql: string) => keptStatement(statements, sql, prepare, KEPT_STATEMENTS)) as Db['prepare']

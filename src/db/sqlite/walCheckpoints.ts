@@ -1,0 +1,103 @@
+/**
+ * The write-ahead log folded back into the database file off the serving thread.
+ *
+ * SQLite's automatic checkpoint runs inside the COMMIT of whichever connection takes the log
+ * past 1,000 pages: it copies those pages into the file and syncs it, synchronously, on the
+ * caller's thread (libsql's calls are synchronous). At 1M items on 2 cores that was 80-120 ms in
+ * one write of every 300-600, and every request of the process waited behind it (issue 37).
+ *
+ * So every connection this process writes with turns it off (SERVING_WAL_PRAGMAS), and after each
+ * write of this process (its write gate lets go) a log longer than CHECKPOINT_BYTES is folded by
+ * a worker thread on a connection of its own. PASSIVE: it waits for no reader or writer and none
+ * waits for it. Once the whole log is in the file, the next writer starts the log again from its
+ * beginning and cuts the file back to CHECKPOINT_BYTES (journal_size_limit), so the log's file
+ * stays about as long as SQLite's own trigger would keep it, and its length is the signal.
+ */
+import { createRequire } from 'node:module'
+import { statSync } from 'node:fs'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+
+import { logger } from '../../platform/logging'
+
+/** SQLite's own trigger (1,000 pages of 4 KiB), as bytes of log file. */
+export const CHECKPOINT_BYTES = 4 * 1024 * 1024
+
+/** For every connection that writes in a serving process: no checkpoint inside a commit; the log's file cut back after a restart. */
+export const SERVING_WAL_PRAGMAS = ['PRAGMA wal_autocheckpoint = 0', `PRAGMA journal_size_limit = ${CHECKPOINT_BYTES}`]
+
+// A script, not a module file: nothing for a bundler to follow; libsql is resolved by the caller.
+const WORKER = `
+  const { parentPort, workerData } = require('node:worker_threads')
+  const Database = require(workerData.libsql)
+  const db = new Database(workerData.file)
+  const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw(true)
+  parentPort.on('message', (message) => {
+    if (message === 'stop') {
+      db.close()
+      parentPort.close()
+      return
+    }
+    try {
+      const [busy, log, done] = checkpoint.get()
+      parentPort.postMessage({ busy, log, done })
+    } catch (err) {
+      parentPort.postMessage({ error: String(err && err.message || err) })
+    }
+  })`
+
+type Checkpointer = { file: string; worker: Worker; running: boolean; exited: Promise<void> }
+
+/** After a worker failed, the wait before another is started (a failure is logged, not repeated per write). */
+const RETRY_MS = 10_000
+
+let current: Checkpointer | undefined
+let failedAt = -Infinity
+
+/** From the project root, where every entry point runs (a bundle's own location says nothing). */
+const libsqlPath = () => createRequire(path.join(process.cwd(), 'package.json')).resolve('libsql')
+
+function start(file: string): Checkpointer {
+  const worker = new Worker(WORKER, { eval: true, workerData: { file, libsql: libsqlPath() } })
+  // It never keeps a process alive; stopCheckpoints() ends it in an orderly way.
+  worker.unref()
+  const checkpointer: Checkpointer = {
+    file,
+    worker,
+    running: false,
+    exited: new Promise((resolve) => worker.once('exit', () => resolve())),
+  }
+  worker.on('message', (result: { error?: string }) => {
+    checkpointer.running = false
+    if (result.error) logger().warn({ err: result.error }, 'db.wal_checkpoint_failed')
+  })
+  worker.on('error', (err) => {
+    logger().error({ err }, 'db.wal_checkpointer_failed')
+    failedAt = performance.now()
+    if (current === checkpointer) current = undefined
+  })
+  return checkpointer
+}
+
+/** After a write of this process: a log past CHECKPOINT_BYTES is folded in the background, one checkpoint at a time. */
+export function checkpointWhenLong(file: string): void {
+  if (current?.running && current.file === file) return
+  const size = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0
+  if (size <= CHECKPOINT_BYTES || performance.now() - failedAt < RETRY_MS) return
+  // Another file (a test's, a restored one): its own connection.
+  if (current && current.file !== file) void stopCheckpoints()
+  current ??= start(file)
+  current.running = true
+  current.worker.postMessage('checkpoint')
+}
+
+/** Lets a running checkpoint finish, then closes the worker's connection (shutdown, before the last fold). */
+export async function stopCheckpoints(): Promise<void> {
+  const stopping = current
+  current = undefined
+  if (!stopping) return
+  // Held by its exit from here: a script awaiting this with nothing else pending must not end first.
+  stopping.worker.ref()
+  stopping.worker.postMessage('stop')
+  await stopping.exited
+}

@@ -1,0 +1,92 @@
+/**
+ * The write-ahead log is folded off the serving thread (issue 37): SQLite's automatic checkpoint
+ * ran inside the COMMIT that took the log past 1,000 pages, 80-120 ms on the event loop at 1M
+ * items. Every connection a serving process writes with has it off, and a worker thread folds a
+ * log past CHECKPOINT_BYTES after a write of the process (src/db/sqlite/walCheckpoints.ts).
+ * Measured on this file's own database: the log's file length says whether anyone folded it.
+ */
+import { statSync } from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+
+import type { Client } from '@libsql/client'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { getConfig } from '../../src/platform/config'
+import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
+import { CHECKPOINT_BYTES } from '../../src/db/sqlite/walCheckpoints'
+import { underWriteGate } from '../../src/db/sqlite/writeGate'
+import { testApp, type TestApp } from '../support/app'
+
+const sqlite = getConfig().database.engine === 'sqlite'
+const BLOB = 64 * 1024
+
+let app: TestApp
+let file: string
+
+const walBytes = () => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const rows = () => Number((connection(file).prepare('SELECT count(*) FROM raw_test_wal').raw(true).get() as unknown[])[0])
+/** A write as the service makes it: under this process's write gate. */
+const gatedInsert = (bytes: number) => underWriteGate(() => connection(file).prepare('INSERT INTO raw_test_wal (b) VALUES (randomblob(?))').run(bytes))
+
+describe.runIf(sqlite)('the write-ahead log, folded off the serving thread', () => {
+  beforeAll(async () => {
+    app = await testApp()
+    file = sqliteFileOf(getConfig().database.uri)
+    await underWriteGate(() => connection(file).exec('CREATE TABLE IF NOT EXISTS raw_test_wal (b BLOB)'))
+  })
+
+  it('no connection that writes checkpoints inside its commit: the service\'s, Payload\'s client, Payload\'s transactions', async () => {
+    const pragma = 'PRAGMA wal_autocheckpoint'
+    expect(connection(file).prepare(pragma).raw(true).get()).toEqual([0])
+    const client = (app.payload.db as unknown as { client: Client }).client
+    expect(Object.values((await client.execute(pragma)).rows[0]!)).toEqual([0])
+    const tx = await client.transaction('write')
+    try {
+      expect(Object.values((await tx.execute(pragma)).rows[0]!)).toEqual([0])
+    } finally {
+      await tx.rollback()
+    }
+  })
+
+  it('a log written past the trigger by writes outside the gate stays unfolded (nothing on this thread folds it)', async () => {
+    const before = rows()
+    // Three times SQLite's trigger, in writes no gate sees: with its automatic checkpoint the
+    // log would have been folded and restarted at 1,000 pages, its file never much past 4 MiB.
+    const insert = connection(file).prepare('INSERT INTO raw_test_wal (b) VALUES (randomblob(?))')
+    for (let i = 0; i < (3 * CHECKPOINT_BYTES) / BLOB; i++) insert.run(BLOB)
+    expect(walBytes()).toBeGreaterThan(3 * CHECKPOINT_BYTES)
+    expect(rows()).toBe(before + (3 * CHECKPOINT_BYTES) / BLOB)
+  })
+
+  it('the next write of the process folds it in a worker: the loop stays free, and the log\'s file is cut back to the trigger', async () => {
+    const delay = monitorEventLoopDelay({ resolution: 5 })
+    delay.enable()
+    const started = performance.now()
+    await gatedInsert(16)
+    const writeMs = performance.now() - started
+    // The fold runs beside this thread; a later write restarts the log once all of it is in the file.
+    const deadline = Date.now() + 10_000
+    while (walBytes() > CHECKPOINT_BYTES && Date.now() < deadline) {
+      await pause(20)
+      await gatedInsert(16)
+    }
+    delay.disable()
+    expect(walBytes()).toBeLessThanOrEqual(CHECKPOINT_BYTES)
+    expect(writeMs).toBeLessThan(50)
+    expect(delay.max / 1e6).toBeLessThan(50)
+    // Everything written is there, from the file itself.
+    expect(connection(file).prepare('PRAGMA integrity_check').raw(true).get()).toEqual(['ok'])
+  })
+
+  it('writes through the gate keep the log bounded: it is folded as it grows, never left to grow', async () => {
+    let longest = 0
+    for (let i = 0; i < (8 * CHECKPOINT_BYTES) / BLOB; i++) {
+      await gatedInsert(BLOB)
+      longest = Math.max(longest, walBytes())
+      // A worker's fold takes a few milliseconds; the writes of a server are spread out in time too.
+      await pause(1)
+    }
+    expect(longest).toBeLessThan(3 * CHECKPOINT_BYTES)
+  })
+})
