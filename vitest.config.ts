@@ -5,12 +5,13 @@ import { defineConfig } from 'vitest/config'
 /**
  * Files that measure wall-clock time in a server process of their own (event-loop delays, a
  * refusal before so many bytes, a freshness bound) or in their own (how late a timer runs beside
- * statements in slices: 54 ms against its 40 once, in a clean-clone run): beside another file's
+ * statements in slices: 54 ms against its 40 once, in a clean-clone run; the loop's delay while a
+ * worker thread folds the write-ahead log): beside another file's
  * servers and browsers on 2 cores, the process they measure is descheduled for tens of
  * milliseconds and the figure is the machine's, not the code's. They run after every other file,
  * one at a time.
  */
-const ALONE = ['test/ops/writeThenSearch.test.ts', 'test/security/bodyLimits.test.ts', 'test/freshnessBound.test.ts', 'test/db/loopSlices.test.ts']
+const ALONE = ['test/ops/writeThenSearch.test.ts', 'test/security/bodyLimits.test.ts', 'test/freshnessBound.test.ts', 'test/db/loopSlices.test.ts', 'test/db/walCheckpoints.test.ts']
 
 /**
  * Node's on-disk cache of compiled code, for every process the suite starts (its workers, the
