@@ -12,16 +12,13 @@
  */
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
-
-import { createRequire } from 'node:module'
 
 import Database from 'libsql'
 
+import { libsqlWorker } from './libsqlWorker'
 import { TABLES } from './tables'
 
 type Db = InstanceType<typeof Database>
-const require = createRequire(import.meta.url)
 
 /** Tables a backup of this service must hold (Payload's and the service's own). */
 const EXPECTED_TABLES = [TABLES.content, TABLES.tags, 'users', 'raw_content_fts', 'raw_content_fts_hidden', 'raw_content_tags', 'raw_versions']
@@ -88,7 +85,7 @@ function vacuumInto(source: string, target: string, onBytes?: (bytes: number) =>
     } finally {
       db.close()
     }`
-  const worker = new Worker(code, { eval: true, workerData: { source, target, libsql: require.resolve('libsql') } })
+  const worker = libsqlWorker(code, { source, target })
   const timer = onBytes
     ? setInterval(() => {
         try {

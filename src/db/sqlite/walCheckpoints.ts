@@ -13,12 +13,11 @@
  * beginning and cuts the file back to CHECKPOINT_BYTES (journal_size_limit), so the log's file
  * stays about as long as SQLite's own trigger would keep it, and its length is the signal.
  */
-import { createRequire } from 'node:module'
 import { statSync } from 'node:fs'
-import path from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 
 import { logger } from '../../platform/logging'
+import { libsqlWorker } from './libsqlWorker'
 
 /** SQLite's own trigger (1,000 pages of 4 KiB), as bytes of log file. */
 export const CHECKPOINT_BYTES = 4 * 1024 * 1024
@@ -26,7 +25,7 @@ export const CHECKPOINT_BYTES = 4 * 1024 * 1024
 /** For every connection that writes in a serving process: no checkpoint inside a commit; the log's file cut back after a restart. */
 export const SERVING_WAL_PRAGMAS = ['PRAGMA wal_autocheckpoint = 0', `PRAGMA journal_size_limit = ${CHECKPOINT_BYTES}`]
 
-// A script, not a module file: nothing for a bundler to follow; libsql is resolved by the caller.
+// Run by ./libsqlWorker, which hands it libsql's path.
 const WORKER = `
   const { parentPort, workerData } = require('node:worker_threads')
   const Database = require(workerData.libsql)
@@ -54,11 +53,8 @@ const RETRY_MS = 10_000
 let current: Checkpointer | undefined
 let failedAt = -Infinity
 
-/** From the project root, where every entry point runs (a bundle's own location says nothing). */
-const libsqlPath = () => createRequire(path.join(process.cwd(), 'package.json')).resolve('libsql')
-
 function start(file: string): Checkpointer {
-  const worker = new Worker(WORKER, { eval: true, workerData: { file, libsql: libsqlPath() } })
+  const worker = libsqlWorker(WORKER, { file })
   // It never keeps a process alive; stopCheckpoints() ends it in an orderly way.
   worker.unref()
   const checkpointer: Checkpointer = {
