@@ -91,9 +91,15 @@ async function call(server: ServerProcess, method: string, urlPath: string, body
   return { status: res.status, body: (await res.json()) as any }
 }
 
+/**
+ * A server on `file`, once its start-up lines are all in: `listening` can be read before the last
+ * of them (a clean-clone run found no migrations line at that moment, once in ten runs);
+ * `service.started` comes after the migrations' lines, from the same logger.
+ */
 const start = (file: string) =>
-  startServer({ DATABASE_URI: `file:${file}`, ...facts.secrets, BOOTSTRAP_ADMIN_EMAIL: facts.admin.email }).then((s) => {
+  startServer({ DATABASE_URI: `file:${file}`, ...facts.secrets, BOOTSTRAP_ADMIN_EMAIL: facts.admin.email }).then(async (s) => {
     servers.push(s)
+    await s.waitForLine((l) => l.msg === 'service.started', 30_000)
     return s
   })
 
@@ -109,8 +115,6 @@ describe.runIf(sqlite)('a SQLite database made by the release before migrations'
   }, 180_000)
 
   it('is recognised: the initial migration is recorded without running, the later ones run', async () => {
-    // Start-up's lines, read once they are all in (`listening` can be read before the last of them).
-    await server.waitForLine((l) => l.msg === 'service.started', 30_000)
     const db = new Database(file, { readonly: true })
     const records = db.prepare('SELECT name, batch FROM payload_migrations ORDER BY name').all()
     db.close()
@@ -177,9 +181,6 @@ describe.runIf(sqlite)('a SQLite database made by the release before migrations'
     server.child.kill('SIGTERM')
     expect(await server.exited).toEqual({ code: 0, signal: null })
     const again = await start(file)
-    // Read once start-up's lines are all in: a clean-clone run read them at `listening` and found
-    // no migrations line yet (once in ten runs; `service.started` comes after it, from the same logger).
-    await again.waitForLine((l) => l.msg === 'service.started', 30_000)
     const migrationLines = again.lines.filter((l) => String(l.msg).startsWith('migrations.')).map((l) => l.msg)
     expect(again.lines.find((l) => l.msg === 'migrations.up_to_date'), `its migration lines: ${migrationLines.join(', ')}`).toMatchObject({ migrations: SQLITE_MIGRATIONS.length })
     expect(again.lines.some((l) => l.msg === 'migrations.applying' || l.msg === 'migrations.baseline_recorded')).toBe(false)
@@ -240,7 +241,6 @@ describe.runIf(sqlite)('a SQLite release database holding a slug twice across ta
   }, 180_000)
 
   it('starts, reporting each collision and how it was resolved', async () => {
-    await server.waitForLine((l) => l.msg === 'service.started', 30_000)
     const line = server.lines.find((l) => l.msg === 'migrations.slug_collisions')
     expect(line?.level).toBe('warn')
     expect(line?.collisions).toEqual(
