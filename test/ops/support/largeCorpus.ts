@@ -53,12 +53,16 @@ export default function setup(project: TestProject): () => void {
   let stderr = ''
   child.stderr!.setEncoding('utf8')
   child.stderr!.on('data', (c: string) => (stderr = (stderr + c).slice(-4000)))
+  let tornDown = false
   child.once('exit', (code, signal) => {
+    // A run that ends before the seed does (one file run alone) kills it and removes `dir`.
+    if (tornDown) return
     if (code === 0) writeFileSync(`${file}.done`, '')
     else writeFileSync(`${file}.failed`, `npm run seed exited (${code ?? signal}): ${stderr}`)
   })
   project.provide('largeCorpus', file)
   return () => {
+    tornDown = true
     if (child.exitCode === null) child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
   }
