@@ -13,10 +13,12 @@ import { applyPlanSqlite } from './planApplier'
 import { uniqueViolationFieldSqlite } from './uniqueViolation'
 import { hitRateLimitSqlite } from './rateLimits'
 import { checkpointWhenLong } from './walCheckpoints'
-import { onWriteGateReleased, underWriteGate } from './writeGate'
+import { syncLog } from './walSync'
+import { onWriteGateReleased, setWriteDurability, underWriteGate } from './writeGate'
 
 // Every write of this process passes the gate; the log it grew is folded off the serving thread.
 onWriteGateReleased(() => checkpointWhenLong(configuredFile()))
+setWriteDurability(() => syncLog(configuredFile()))
 
 /** The store's writes (start-up backfill, seed inserts, bulk loads) queue like every other writer. */
 function gatedStore(s: ContentStore): ContentStore {

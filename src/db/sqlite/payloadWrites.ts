@@ -74,31 +74,35 @@ function begin(file: string, mode: TransactionMode): Db {
 }
 
 /** A transaction that lets the next writer in once it is committed, rolled back or closed. */
-function releasing(tx: Transaction, release: () => void): Transaction {
+function releasing(tx: Transaction, release: () => Promise<void>): Transaction {
   const commit = tx.commit.bind(tx)
   const rollback = tx.rollback.bind(tx)
   const close = tx.close.bind(tx)
+  // Only a commit's caller waits for the log's sync (../writeGate); a rollback wrote nothing.
+  const letGo = () => void release().catch(() => undefined)
   tx.commit = async () => {
     try {
       await commit()
-    } finally {
+    } catch (err) {
       // A failed COMMIT leaves the transaction open: roll it back before letting others in.
       if (!tx.closed) await rollback().catch(() => undefined)
-      release()
+      letGo()
+      throw err
     }
+    await release()
   }
   tx.rollback = async () => {
     try {
       await rollback()
     } finally {
-      release()
+      letGo()
     }
   }
   tx.close = () => {
     try {
       close()
     } finally {
-      release()
+      letGo()
     }
   }
   return tx
@@ -151,7 +155,7 @@ export function queuePayloadTransactions(client: Client, file: string): void {
       return releasing(sliced(new Sqlite3Transaction(begin(file, mode), 'number') as unknown as Transaction), release)
     } catch (err) {
       // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
-      release()
+      void release().catch(() => undefined)
       throw err
     }
   }

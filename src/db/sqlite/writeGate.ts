@@ -16,6 +16,16 @@ export const GATE_TIMEOUT_MS = 30_000
 
 let tail: Promise<void> = Promise.resolve()
 const releaseListeners = new Set<() => void>()
+let durable: (() => Promise<void>) | undefined
+
+/**
+ * How a committed write is made durable before its caller hears of it (the engine's log sync,
+ * ./walSync, run off this thread): awaited by `underWriteGate` and a Payload transaction's commit
+ * after the gate is let go, so the next writer does not wait for this one's sync.
+ */
+export function setWriteDurability(sync: (() => Promise<void>) | undefined): void {
+  durable = sync
+}
 
 /** Called after every write of this process lets the gate go (committed or not): the change feed reads the counters then. */
 export function onWriteGateReleased(listener: () => void): () => void {
@@ -30,8 +40,11 @@ export class WriteGateTimeout extends Error {
   }
 }
 
-/** Waits for the gate; the returned release (idempotent) lets the next writer in. */
-export async function acquireWriteGate(): Promise<() => void> {
+/**
+ * Waits for the gate; the returned release (idempotent) lets the next writer in, and resolves
+ * once what was committed under the gate is durable.
+ */
+export async function acquireWriteGate(): Promise<() => Promise<void>> {
   let release!: () => void
   const mine = new Promise<void>((resolve) => (release = resolve))
   const before = tail
@@ -54,19 +67,24 @@ export async function acquireWriteGate(): Promise<() => void> {
   }
   let released = false
   return () => {
-    if (released) return
+    if (released) return Promise.resolve()
     released = true
     release()
     for (const listener of releaseListeners) listener()
+    return durable?.() ?? Promise.resolve()
   }
 }
 
 /** Runs `write` (usually synchronous SQL on the service's connection) holding the gate. */
 export async function underWriteGate<T>(write: () => T | Promise<T>): Promise<T> {
   const release = await acquireWriteGate()
+  let result: T
   try {
-    return await write()
-  } finally {
-    release()
+    result = await write()
+  } catch (err) {
+    void release().catch(() => undefined)
+    throw err
   }
+  await release()
+  return result
 }

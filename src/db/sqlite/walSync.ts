@@ -1,0 +1,66 @@
+/**
+ * A write's durability, off the serving thread. SQLite's default (synchronous = FULL) syncs the
+ * write-ahead log inside every COMMIT: an fsync on the event loop, which waits for the disk and
+ * for whatever else the file system must write first (a fold's pages, the request log's appends).
+ * At 1M items one such COMMIT held the loop 47 ms of a 58 ms delay, the thread asleep in the
+ * kernel. So the connections that write commit with synchronous = NORMAL (the log is written,
+ * not synced; SQLite stays consistent across a power loss, ./walCheckpoints' SERVING_WAL_PRAGMAS),
+ * and a write's caller hears of it only after the log file is synced here, by libuv's thread
+ * pool (./writeGate). A process crash loses nothing (the log is in the OS); an answered write
+ * survives a power loss, as with FULL.
+ *
+ * Group commit: writes committed while a sync runs share the next one (begun after their
+ * commits, so it covers them); one sync at a time per file.
+ */
+import { open } from 'node:fs/promises'
+
+type FileSyncs = { running?: Promise<void>; next?: Promise<void> }
+
+const files = new Map<string, FileSyncs>()
+let done = 0
+
+/** Syncs completed so far in this process (tests read it: a write waited for one). */
+export const logSyncsDone = (): number => done
+
+async function syncOnce(file: string): Promise<void> {
+  let handle
+  try {
+    handle = await open(`${file}-wal`, 'r')
+  } catch (err) {
+    // No log (not in WAL mode, or the last connection removed it at close): nothing to sync.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw err
+  }
+  try {
+    await handle.sync()
+    done += 1
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Resolves once everything committed to `file`'s log before this call is on disk. */
+export function syncLog(file: string): Promise<void> {
+  let state = files.get(file)
+  if (!state) files.set(file, (state = {}))
+  const s = state
+  if (!s.running) {
+    const run = syncOnce(file).finally(() => {
+      if (s.running === run) s.running = undefined
+    })
+    s.running = run
+    return run
+  }
+  // One is running, perhaps begun before this write's commit: wait for the one after it.
+  s.next ??= s.running
+    .catch(() => undefined)
+    .then(() => {
+      const run = syncOnce(file).finally(() => {
+        if (s.running === run) s.running = undefined
+      })
+      s.running = run
+      s.next = undefined
+      return run
+    })
+  return s.next
+}
