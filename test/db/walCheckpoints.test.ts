@@ -27,6 +27,21 @@ let file: string
 const walBytes = () => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const rows = () => Number((connection(file).prepare('SELECT count(*) FROM raw_test_wal').raw(true).get() as unknown[])[0])
+/** `pragma` as each connection that writes reads it: the service's, Payload's client, a Payload transaction's. */
+async function everyWriter(pragma: string): Promise<unknown[][]> {
+  const client = (app.payload.db as unknown as { client: Client }).client
+  const tx = await client.transaction('write')
+  try {
+    return [
+      connection(file).prepare(pragma).raw(true).get() as unknown[],
+      Object.values((await client.execute(pragma)).rows[0]!),
+      Object.values((await tx.execute(pragma)).rows[0]!),
+    ]
+  } finally {
+    await tx.rollback()
+  }
+}
+
 /** A write as the service makes it: under this process's write gate. */
 const gatedInsert = (bytes: number) => underWriteGate(() => connection(file).prepare('INSERT INTO raw_test_wal (b) VALUES (randomblob(?))').run(bytes))
 
@@ -38,31 +53,13 @@ describe.runIf(sqlite)('the write-ahead log, folded off the serving thread', () 
   })
 
   it('no connection that writes checkpoints inside its commit: the service\'s, Payload\'s client, Payload\'s transactions', async () => {
-    const pragma = 'PRAGMA wal_autocheckpoint'
-    expect(connection(file).prepare(pragma).raw(true).get()).toEqual([0])
-    const client = (app.payload.db as unknown as { client: Client }).client
-    expect(Object.values((await client.execute(pragma)).rows[0]!)).toEqual([0])
-    const tx = await client.transaction('write')
-    try {
-      expect(Object.values((await tx.execute(pragma)).rows[0]!)).toEqual([0])
-    } finally {
-      await tx.rollback()
-    }
+    expect(await everyWriter('PRAGMA wal_autocheckpoint')).toEqual([[0], [0], [0]])
   })
 
   it('no connection that writes syncs the log inside its commit (synchronous NORMAL): an fsync on this thread waits for the disk', async () => {
     // FULL (SQLite's default) made every COMMIT an fsync of the log on the event loop; beside a
     // fold's writes and the request log's, one took 47 ms of a 58 ms delay at 1M items.
-    const pragma = 'PRAGMA synchronous'
-    expect(connection(file).prepare(pragma).raw(true).get()).toEqual([1])
-    const client = (app.payload.db as unknown as { client: Client }).client
-    expect(Object.values((await client.execute(pragma)).rows[0]!)).toEqual([1])
-    const tx = await client.transaction('write')
-    try {
-      expect(Object.values((await tx.execute(pragma)).rows[0]!)).toEqual([1])
-    } finally {
-      await tx.rollback()
-    }
+    expect(await everyWriter('PRAGMA synchronous')).toEqual([[1], [1], [1]])
   })
 
   it('a write is answered only once the log holding it is on disk: synced off this thread, one sync for the writes committed meanwhile', async () => {

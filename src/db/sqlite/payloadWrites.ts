@@ -19,7 +19,7 @@ import Database from 'libsql'
 import { keptStatement } from './connection'
 import { inSlices } from './loopSlices'
 import { SERVING_WAL_PRAGMAS } from './walCheckpoints'
-import { acquireWriteGate, underWriteGate } from './writeGate'
+import { acquireWriteGate, type ReleaseWriteGate, underWriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000
 
@@ -74,12 +74,12 @@ function begin(file: string, mode: TransactionMode): Db {
 }
 
 /** A transaction that lets the next writer in once it is committed, rolled back or closed. */
-function releasing(tx: Transaction, release: () => Promise<void>): Transaction {
+function releasing(tx: Transaction, release: ReleaseWriteGate): Transaction {
   const commit = tx.commit.bind(tx)
   const rollback = tx.rollback.bind(tx)
   const close = tx.close.bind(tx)
-  // Only a commit's caller waits for the log's sync (../writeGate); a rollback wrote nothing.
-  const letGo = () => void release().catch(() => undefined)
+  // Only a commit's caller waits for the log's sync (./writeGate); a rollback wrote nothing.
+  const letGo = () => void release(false)
   tx.commit = async () => {
     try {
       await commit()
@@ -155,7 +155,7 @@ export function queuePayloadTransactions(client: Client, file: string): void {
       return releasing(sliced(new Sqlite3Transaction(begin(file, mode), 'number') as unknown as Transaction), release)
     } catch (err) {
       // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
-      void release().catch(() => undefined)
+      void release(false)
       throw err
     }
   }

@@ -41,26 +41,23 @@ async function syncOnce(file: string): Promise<void> {
 
 /** Resolves once everything committed to `file`'s log before this call is on disk. */
 export function syncLog(file: string): Promise<void> {
-  let state = files.get(file)
-  if (!state) files.set(file, (state = {}))
-  const s = state
-  if (!s.running) {
+  let s = files.get(file)
+  if (!s) files.set(file, (s = {}))
+  const state = s
+  const start = () => {
     const run = syncOnce(file).finally(() => {
-      if (s.running === run) s.running = undefined
+      if (state.running === run) state.running = undefined
     })
-    s.running = run
+    state.running = run
     return run
   }
+  if (!state.running) return start()
   // One is running, perhaps begun before this write's commit: wait for the one after it.
-  s.next ??= s.running
+  state.next ??= state.running
     .catch(() => undefined)
     .then(() => {
-      const run = syncOnce(file).finally(() => {
-        if (s.running === run) s.running = undefined
-      })
-      s.running = run
-      s.next = undefined
-      return run
+      state.next = undefined
+      return start()
     })
-  return s.next
+  return state.next
 }

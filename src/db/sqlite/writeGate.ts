@@ -41,10 +41,13 @@ export class WriteGateTimeout extends Error {
 }
 
 /**
- * Waits for the gate; the returned release (idempotent) lets the next writer in, and resolves
- * once what was committed under the gate is durable.
+ * Lets the next writer in (idempotent). After a commit it resolves once what was committed is
+ * durable; `committed = false` (a rollback, a failed write) syncs nothing and resolves at once.
  */
-export async function acquireWriteGate(): Promise<() => Promise<void>> {
+export type ReleaseWriteGate = (committed?: boolean) => Promise<void>
+
+/** Waits for the gate; the returned release lets the next writer in. */
+export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
   let release!: () => void
   const mine = new Promise<void>((resolve) => (release = resolve))
   const before = tail
@@ -66,12 +69,12 @@ export async function acquireWriteGate(): Promise<() => Promise<void>> {
     clearTimeout(timer)
   }
   let released = false
-  return () => {
+  return (committed = true) => {
     if (released) return Promise.resolve()
     released = true
     release()
     for (const listener of releaseListeners) listener()
-    return durable?.() ?? Promise.resolve()
+    return (committed && durable?.()) || Promise.resolve()
   }
 }
 
@@ -82,7 +85,7 @@ export async function underWriteGate<T>(write: () => T | Promise<T>): Promise<T>
   try {
     result = await write()
   } catch (err) {
-    void release().catch(() => undefined)
+    void release(false)
     throw err
   }
   await release()
