@@ -1241,6 +1241,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headMeta: {
@@ -1296,6 +1314,19 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getHealth: {
@@ -1339,7 +1370,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service.unavailable`: The service is not ready; Retry-After says when to try again. */
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
             503: {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
@@ -1390,7 +1421,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `service.unavailable`: The service is not ready; Retry-After says when to try again. */
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
             503: {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
@@ -1446,7 +1477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service.unavailable`: The service is not ready; Retry-After says when to try again. */
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
             503: {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
@@ -1497,7 +1528,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `service.unavailable`: The service is not ready; Retry-After says when to try again. */
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
             503: {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
@@ -1573,6 +1604,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headCatalog: {
@@ -1622,6 +1671,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -1755,6 +1817,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headContent: {
@@ -1856,6 +1936,19 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getContentBySlugRelated: {
@@ -1933,6 +2026,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headContentBySlugRelated: {
@@ -1984,6 +2095,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -2063,6 +2187,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -2196,6 +2338,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headContentBySlug: {
@@ -2247,6 +2407,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -2441,6 +2614,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postContentBySlugApprove: {
@@ -2598,6 +2789,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -2769,6 +2978,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postContentBySlugRestore: {
@@ -2914,6 +3141,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getModerationEvents: {
@@ -3028,6 +3273,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headModerationEvents: {
@@ -3116,6 +3379,19 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getTags: {
@@ -3183,6 +3459,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -3342,6 +3636,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headTags: {
@@ -3391,6 +3703,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -3458,6 +3783,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headTagsBySlug: {
@@ -3498,6 +3841,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -3640,6 +3996,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -3799,6 +4173,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postSlugSuggest: {
@@ -3878,6 +4270,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -3995,6 +4405,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -4130,6 +4558,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -4270,6 +4716,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -4418,6 +4882,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     patchCatalogSurfacesBySurface: {
@@ -4555,6 +5037,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -4710,6 +5210,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -4873,6 +5391,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     patchCatalogSurfacesBySurfaceGroupsByGroup: {
@@ -5012,6 +5548,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -5172,6 +5726,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -5339,6 +5911,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     patchCatalogSurfacesBySurfaceGroupsByGroupChannelsByChannel: {
@@ -5480,6 +6070,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -5647,6 +6255,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postCatalogPlatforms: {
@@ -5788,6 +6414,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     patchCatalogPlatformsByPlatform: {
@@ -5922,6 +6566,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -6081,6 +6743,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postCatalogFacets: {
@@ -6221,6 +6901,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     patchCatalogFacetsByFacet: {
@@ -6354,6 +7052,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -6513,6 +7229,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postAuthRegister: {
@@ -6666,6 +7400,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postAuthLogin: {
@@ -6778,6 +7530,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -6897,6 +7667,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     postAuthLogout: {
@@ -6998,6 +7786,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getAuthMe: {
@@ -7077,6 +7883,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headAuthMe: {
@@ -7130,6 +7954,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -7225,6 +8062,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headAuthMeSubmissions: {
@@ -7287,6 +8142,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -7413,6 +8281,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getUsers: {
@@ -7514,6 +8400,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -7674,6 +8578,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headUsers: {
@@ -7747,6 +8669,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -7846,6 +8781,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -7979,6 +8932,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headUsersById: {
@@ -8045,6 +9016,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -8216,6 +9200,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     getRoles: {
@@ -8291,6 +9293,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -8430,6 +9450,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headRoles: {
@@ -8483,6 +9521,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -8582,6 +9633,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };
@@ -8719,6 +9788,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
+                        };
+                    };
+                };
+            };
         };
     };
     headRolesById: {
@@ -8785,6 +9872,19 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The length of the GET answer. */
+                    "Content-Length": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -8944,6 +10044,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "internal.error";
+                        };
+                    };
+                };
+            };
+            /** @description `service.unavailable`: The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "service.unavailable";
                         };
                     };
                 };

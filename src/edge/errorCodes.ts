@@ -42,7 +42,10 @@ export const ERROR_CODES = {
   },
   'ratelimit.exceeded': { status: 429, description: 'Throttled; Retry-After says when to try again.' },
   'internal.error': { status: 500, description: 'Unhandled; details omitted in production.' },
-  'service.unavailable': { status: 503, description: 'The service is not ready; Retry-After says when to try again.' },
+  'service.unavailable': {
+    status: 503,
+    description: 'The service cannot answer now: not ready yet, the database past its time limit, or writes stopped (its log could not be synced; a restart is needed). Retry-After says when to try again.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES

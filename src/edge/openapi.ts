@@ -114,6 +114,9 @@ export function errorCodesOf(route: RouteSpec): Set<ErrorCode> {
   if (route.permissions?.length) codes.add('auth.forbidden')
   if (route.request?.body || route.request?.query || route.method !== 'get') codes.add('validation.failed')
   if (route.responses.rateLimited) codes.add('ratelimit.exceeded')
+  // Any route may read past the database's time limit (MongoDB) or write (a rate-limit counter)
+  // while writes are stopped (a log that could not be synced): 503 with Retry-After.
+  codes.add('service.unavailable')
   codes.add('internal.error')
   return codes
 }

@@ -12,6 +12,7 @@ import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrations'
 import { BUSY_TIMEOUT_MS, closeWriteConnection, queuePayloadTransactions } from './payloadWrites'
 import { SERVING_WAL_PRAGMAS, stopCheckpoints } from './walCheckpoints'
+import { writesStopped } from './writeGate'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)
@@ -49,6 +50,14 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
     ...adapter,
     init: (args) => {
       const instance = adapter.init(args) as ReturnType<typeof adapter.init> & { client?: Client }
+      // Payload's drizzle adapter swallows a failed commit (its session's promise never
+      // rejects), so a save whose log could not be synced would be answered as saved.
+      const commitTransaction = instance.commitTransaction
+      instance.commitTransaction = async function (this: typeof instance, id) {
+        await commitTransaction.call(this, id)
+        const stopped = writesStopped()
+        if (stopped) throw stopped
+      }
       const connect = instance.connect
       if (connect) {
         instance.connect = async function (this: typeof instance, options) {
@@ -73,6 +82,8 @@ export const sqliteOperations: OperationsPort = {
       fields: [{ name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => newHexId() }, ...c.fields],
     })),
   async ping() {
+    // A database that can no longer make writes durable is not alive for a supervisor (./writeGate).
+    if (writesStopped()) return false
     try {
       statement(configuredFile(), 'SELECT 1').get([])
       return true

@@ -12,7 +12,7 @@
  *   fail with SQLITE_BUSY inside the transaction).
  * The adapter's writes outside a transaction take the same gate (gateAutocommitWrites).
  */
-import type { Client, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client'
+import { type Client, type InStatement, LibsqlError, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client'
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 
@@ -73,40 +73,66 @@ function begin(file: string, mode: TransactionMode): Db {
   return db
 }
 
-/** A transaction that lets the next writer in once it is committed, rolled back or closed. */
-function releasing(tx: Transaction, release: ReleaseWriteGate): Transaction {
-  const commit = tx.commit.bind(tx)
-  const rollback = tx.rollback.bind(tx)
-  const close = tx.close.bind(tx)
+/**
+ * A transaction that lets the next writer in once it is committed, rolled back or closed. Once
+ * ended, it never touches the kept connection again: @libsql/client tells whether a transaction is
+ * open from the connection alone, so a late rollback (drizzle rolls back when a commit rejects,
+ * which a failed log sync does after the gate let the next writer in) or a stray statement would
+ * act on the next writer's transaction.
+ */
+function releasing(tx: Transaction, release: ReleaseWriteGate, mode: TransactionMode): Transaction {
+  const { commit, rollback, close, execute, batch } = bound(tx)
+  let ended = false
+  const open = () => {
+    if (ended) throw new LibsqlError('The transaction is closed', 'TRANSACTION_CLOSED')
+  }
   // Only a commit's caller waits for the log's sync (./writeGate); a rollback wrote nothing.
-  const letGo = () => void release(false)
+  const end = () => {
+    ended = true
+    void release(false)
+  }
+  tx.execute = ((...a: Parameters<Transaction['execute']>) => (open(), execute(...a))) as Transaction['execute']
+  tx.batch = ((...a: Parameters<Transaction['batch']>) => (open(), batch(...a))) as Transaction['batch']
   tx.commit = async () => {
+    open()
     try {
       await commit()
     } catch (err) {
       // A failed COMMIT leaves the transaction open: roll it back before letting others in.
       if (!tx.closed) await rollback().catch(() => undefined)
-      letGo()
+      end()
       throw err
     }
-    await release()
+    ended = true
+    // A read-only transaction wrote nothing to sync.
+    await release(mode !== 'read')
   }
   tx.rollback = async () => {
+    if (ended) return
     try {
       await rollback()
     } finally {
-      letGo()
+      end()
     }
   }
   tx.close = () => {
+    if (ended) return
     try {
       close()
     } finally {
-      letGo()
+      end()
     }
   }
   return tx
 }
+
+const bound = (tx: Transaction) => ({
+  commit: tx.commit.bind(tx),
+  rollback: tx.rollback.bind(tx),
+  close: tx.close.bind(tx),
+  execute: tx.execute.bind(tx),
+  batch: tx.batch.bind(tx),
+})
 
 const WRITE_STATEMENT = /^\s*(insert|update|delete|replace)\b/i
 
@@ -152,7 +178,7 @@ export function queuePayloadTransactions(client: Client, file: string): void {
   client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
     const release = await acquireWriteGate()
     try {
-      return releasing(sliced(new Sqlite3Transaction(begin(file, mode), 'number') as unknown as Transaction), release)
+      return releasing(sliced(new Sqlite3Transaction(begin(file, mode), 'number') as unknown as Transaction), release, mode)
     } catch (err) {
       // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
       void release(false)

@@ -12,19 +12,47 @@
  * (raw writes do not run inside Payload's hooks): a wait longer than GATE_TIMEOUT_MS is a bug,
  * reported as an error instead of a hang.
  */
+import { ApiError } from '../../platform/errors'
+import { logger } from '../../platform/logging'
+
 export const GATE_TIMEOUT_MS = 30_000
 
 let tail: Promise<void> = Promise.resolve()
 const releaseListeners = new Set<() => void>()
 let durable: (() => Promise<void>) | undefined
+let stopped: ApiError | undefined
 
 /**
  * How a committed write is made durable before its caller hears of it (the engine's log sync,
  * ./walSync, run off this thread): awaited by `underWriteGate` and a Payload transaction's commit
- * after the gate is let go, so the next writer does not wait for this one's sync.
+ * after the gate is let go, so the next writer does not wait for this one's sync. Registering one
+ * (the engine connecting) lets writes in again after a failed sync stopped them.
  */
 export function setWriteDurability(sync: (() => Promise<void>) | undefined): void {
   durable = sync
+  stopped = undefined
+}
+
+/**
+ * Set once a committed write could not be made durable (the log's sync failed: EIO, ENOSPC). After
+ * a failed fsync Linux may have dropped the pages it could not write and a later fsync succeeds
+ * without them, so no later write could be promised durable either: writes stop until a restart
+ * (SQLite reads the log back from what is on disk), reads go on, and liveness fails (../engine).
+ */
+export const writesStopped = (): ApiError | undefined => stopped
+
+function stopWrites(cause: unknown): ApiError {
+  if (!stopped) {
+    logger().error({ err: cause }, 'db.log_sync_failed')
+    stopped = new ApiError(
+      503,
+      'service.unavailable',
+      'Writes are stopped: the database could not sync its log to disk. The service needs a restart.',
+      undefined,
+      { 'Retry-After': '30' },
+    )
+  }
+  return stopped
 }
 
 /** Called after every write of this process lets the gate go (committed or not): the change feed reads the counters then. */
@@ -48,6 +76,7 @@ export type ReleaseWriteGate = (committed?: boolean) => Promise<void>
 
 /** Waits for the gate; the returned release lets the next writer in. */
 export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
+  if (stopped) throw stopped
   let release!: () => void
   const mine = new Promise<void>((resolve) => (release = resolve))
   const before = tail
@@ -68,13 +97,27 @@ export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
   } finally {
     clearTimeout(timer)
   }
+  // Stopped while this writer waited its turn.
+  if (stopped) {
+    release()
+    throw stopped
+  }
   let released = false
   return (committed = true) => {
     if (released) return Promise.resolve()
     released = true
     release()
-    for (const listener of releaseListeners) listener()
-    return (committed && durable?.()) || Promise.resolve()
+    for (const listener of releaseListeners) {
+      // A listener's failure is its own (a fold that cannot start): the write committed all the same.
+      try {
+        listener()
+      } catch (err) {
+        logger().error({ err }, 'db.write_gate.listener_failed')
+      }
+    }
+    if (!committed) return Promise.resolve()
+    if (stopped) return Promise.reject(stopped)
+    return durable?.().catch((err: unknown) => Promise.reject(stopWrites(err))) ?? Promise.resolve()
   }
 }
 

@@ -1,0 +1,124 @@
+/**
+ * When the write-ahead log cannot be synced (src/db/sqlite/walSync.ts: EIO, ENOSPC), a committed
+ * write is not known to be durable. Payload's saves share one kept connection
+ * (src/db/sqlite/payloadWrites.ts) and the gate lets the next writer in before the sync is
+ * awaited, so a failed sync must not reach back into the connection (a ROLLBACK there would end
+ * the next writer's transaction), and no caller may be told "saved" for what may not be on disk.
+ * A failed sync stops this process's writes until it is restarted: after one, Linux may have
+ * dropped the pages it could not write, and a later sync that succeeds would not bring them back.
+ */
+import type { Client } from '@libsql/client'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
+import { logSyncsDone, syncLog } from '../../src/db/sqlite/walSync'
+import { onWriteGateReleased, setWriteDurability, underWriteGate } from '../../src/db/sqlite/writeGate'
+import { getConfig } from '../../src/platform/config'
+import { freshIp } from '../auth/helpers'
+import { testApp, type TestApp } from '../support/app'
+
+const sqlite = getConfig().database.engine === 'sqlite'
+
+let app: TestApp
+let file: string
+
+const client = () => (app.payload.db as unknown as { client: Client }).client
+const rowsOf = (sql: string) => connection(file).prepare(sql).raw(true).all() as unknown[][]
+const platformSlugs = () => rowsOf('SELECT slug FROM platforms ORDER BY slug').map(([slug]) => slug)
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10))
+  expect(done()).toBe(true)
+}
+const platform = (slug: string) => ({ slug, label: slug, color: '#000000', displayOrder: 0, isActive: true })
+
+describe.runIf(sqlite)('a log sync that fails', () => {
+  beforeAll(async () => {
+    app = await testApp()
+    file = sqliteFileOf(getConfig().database.uri)
+    await underWriteGate(() => connection(file).exec('CREATE TABLE IF NOT EXISTS raw_test_sync (n INTEGER)'))
+  })
+  afterEach(() => setWriteDurability(() => syncLog(file)))
+
+  it("does not end the next writer's transaction, and no caller hears \"saved\": writes stop with 503 service.unavailable until a restart", async () => {
+    // The first save's sync fails once the second writer's transaction is open and has written.
+    let failFirst!: (err: Error) => void
+    let syncs = 0
+    setWriteDurability(() => {
+      syncs += 1
+      return syncs === 1 ? new Promise<void>((_, reject) => (failFirst = reject)) : syncLog(file)
+    })
+    const first = app.payload.create({ collection: 'platforms', data: platform('first'), overrideAccess: true })
+    const firstAnswer = first.then(
+      () => 'saved',
+      (err) => err,
+    )
+    await until(() => syncs === 1)
+    const second = await client().transaction('write')
+    await second.execute("INSERT INTO raw_test_sync (n) VALUES (2)")
+    failFirst(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }))
+    const firstResult = await firstAnswer
+    expect(firstResult).not.toBe('saved')
+    expect(firstResult).toMatchObject({ status: 503, code: 'service.unavailable' })
+    // The second writer's transaction is still its own: its commit lands (and is refused as not durable).
+    await expect(second.commit()).rejects.toMatchObject({ status: 503, code: 'service.unavailable' })
+    expect(rowsOf('SELECT n FROM raw_test_sync')).toEqual([[2]])
+    // Both commits are in the file: what was committed is not half-undone.
+    expect(platformSlugs()).toContain('first')
+
+    // Until a restart, every write is refused before it begins, through every path.
+    await expect(underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (3)'))).rejects.toMatchObject({ status: 503 })
+    await expect(app.payload.create({ collection: 'platforms', data: platform('third'), overrideAccess: true })).rejects.toBeTruthy()
+    const register = await app.request('POST', '/v1/auth/register', {
+      body: { email: 'later@example.com', username: 'later', password: 'later-password-12' },
+      headers: freshIp(),
+    })
+    expect(register.status).toBe(503)
+    expect(register.body.error.code).toBe('service.unavailable')
+    expect(register.headers.get('retry-after')).toBeTruthy()
+    expect(rowsOf('SELECT n FROM raw_test_sync')).toEqual([[2]])
+    expect(platformSlugs()).not.toContain('third')
+    expect(rowsOf("SELECT count(*) FROM users WHERE email = 'later@example.com'")).toEqual([[0]])
+    // Liveness says so, so a supervisor restarts the process; the log names the cause once.
+    const health = await app.request('GET', '/v1/health')
+    expect(health.status).toBe(503)
+    expect(health.body.error.code).toBe('service.unavailable')
+    expect(app.logs.filter((l) => l.msg === 'db.log_sync_failed')).toHaveLength(1)
+    // Reads go on.
+    expect((await app.request('GET', '/v1/catalog')).status).toBe(200)
+  })
+
+  it('a new durability (the engine connecting again) lets writes in again', async () => {
+    await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (4)'))
+    expect(rowsOf('SELECT n FROM raw_test_sync ORDER BY n')).toEqual([[2], [4]])
+    expect((await app.request('GET', '/v1/health')).status).toBe(200)
+  })
+
+  it('a listener of the gate that throws does not fail the write, skip the sync or the other listeners', async () => {
+    const heard: string[] = []
+    const stopThrowing = onWriteGateReleased(() => {
+      throw new Error('a listener failed')
+    })
+    const stopHearing = onWriteGateReleased(() => heard.push('after'))
+    try {
+      const before = logSyncsDone()
+      await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (5)'))
+      expect(logSyncsDone()).toBeGreaterThan(before)
+      expect(heard).toEqual(['after'])
+    } finally {
+      stopThrowing()
+      stopHearing()
+    }
+    expect(app.logs.some((l) => l.msg === 'db.write_gate.listener_failed' && l.level === 'error')).toBe(true)
+  })
+
+  it('a read-only transaction has nothing to sync', async () => {
+    let syncs = 0
+    setWriteDurability(() => ((syncs += 1), syncLog(file)))
+    const tx = await client().transaction('read')
+    await tx.execute('SELECT count(*) FROM raw_test_sync')
+    await tx.commit()
+    expect(syncs).toBe(0)
+    await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (6)'))
+    expect(syncs).toBe(1)
+  })
+})
