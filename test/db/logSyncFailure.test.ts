@@ -8,6 +8,11 @@
  * dropped the pages it could not write, and a later sync that succeeds would not bring them back.
  */
 import type { Client } from '@libsql/client'
+import { execFile } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
@@ -16,6 +21,7 @@ import { onWriteGateReleased, setWriteDurability, underWriteGate } from '../../s
 import { getConfig } from '../../src/platform/config'
 import { freshIp } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
+import { TSX } from '../support/tsxChild'
 
 const sqlite = getConfig().database.engine === 'sqlite'
 
@@ -120,5 +126,28 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     expect(syncs).toBe(0)
     await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (6)'))
     expect(syncs).toBe(1)
+  })
+
+  it('a process out of file descriptors waits for one to sync with; past the wait that write answers 503, and writes go on', async () => {
+    // A process of its own under a low descriptor limit: this one's limit is not for a test to take.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fd-shortage-')), 'short.db')
+    const child = path.join(import.meta.dirname, '../support/fdShortageChild.ts')
+    const { stdout } = await promisify(execFile)('bash', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, ...TSX, child, file], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      // tsx's cache writes, begun at start-up, would let descriptors go while the child holds them all.
+      env: { ...process.env, LOG_LEVEL: 'silent', TSX_DISABLE_CACHE: '1' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    const seen = JSON.parse(stdout.trim().split('\n').at(-1)!)
+    expect(seen.taken).toBeGreaterThan(0)
+    expect(seen.first).toBe('answered')
+    expect(seen.firstMs).toBeGreaterThanOrEqual(90)
+    expect(seen.second).toEqual({ status: 503, code: 'service.unavailable', retryAfter: '5' })
+    expect(seen.secondMs).toBeGreaterThanOrEqual(seen.patienceMs)
+    expect(seen.stopped).toBe(false)
+    expect(seen.third).toBe('answered')
+    // Every write committed, the unconfirmed one included.
+    expect(seen.rows).toEqual([[0], [1], [2], [3]])
   })
 })

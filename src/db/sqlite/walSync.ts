@@ -14,6 +14,9 @@
  */
 import { open } from 'node:fs/promises'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+import { DurabilityUnchecked } from './writeGate'
 
 type FileSyncs = { running?: Promise<void>; next?: Promise<void>; entrySynced?: boolean }
 
@@ -23,8 +26,30 @@ let done = 0
 /** Syncs completed so far in this process (tests read it: a write waited for one). */
 export const logSyncsDone = (): number => done
 
+/** How long a sync waits for a file descriptor to come free (sockets close all the time) before giving up. */
+export const OPEN_PATIENCE_MS = 1000
+const OPEN_RETRY_MS = 10
+
+/**
+ * Opens `name`, waiting out a shortage of descriptors (EMFILE, ENFILE) for up to OPEN_PATIENCE_MS:
+ * it is a moment's, not a lost write (../writeGate's DurabilityUnchecked after that).
+ */
+async function openPatiently(name: string) {
+  const deadline = Date.now() + OPEN_PATIENCE_MS
+  for (;;) {
+    try {
+      return await open(name, 'r')
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code !== 'EMFILE' && code !== 'ENFILE') throw err
+      if (Date.now() >= deadline) throw new DurabilityUnchecked(err)
+      await sleep(OPEN_RETRY_MS)
+    }
+  }
+}
+
 async function syncFile(name: string): Promise<void> {
-  const handle = await open(name, 'r')
+  const handle = await openPatiently(name)
   try {
     await handle.sync()
   } finally {

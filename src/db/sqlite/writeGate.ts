@@ -41,6 +41,29 @@ export function setWriteDurability(sync: (() => Promise<void>) | undefined): voi
  */
 export const writesStopped = (): ApiError | undefined => stopped
 
+/**
+ * A durability that could not run (./walSync could not open the log: the process is out of file
+ * descriptors). Nothing was lost: the log's pages are still waiting in the OS and the next sync
+ * that runs writes them. That write's caller is told; later writes go on.
+ */
+export class DurabilityUnchecked extends Error {
+  constructor(cause: unknown) {
+    super('The log could not be opened to sync it.', { cause })
+    this.name = 'DurabilityUnchecked'
+  }
+}
+
+function unchecked(err: DurabilityUnchecked): ApiError {
+  logger().warn({ err: err.cause }, 'db.log_sync_unchecked')
+  return new ApiError(
+    503,
+    'service.unavailable',
+    'The write was made but could not be confirmed on disk (the server is short of file descriptors); read it back before trying again.',
+    undefined,
+    { 'Retry-After': '5' },
+  )
+}
+
 function stopWrites(cause: unknown): ApiError {
   if (!stopped) {
     logger().error({ err: cause }, 'db.log_sync_failed')
@@ -117,7 +140,7 @@ export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
     }
     if (!committed) return Promise.resolve()
     if (stopped) return Promise.reject(stopped)
-    return durable?.().catch((err: unknown) => Promise.reject(stopWrites(err))) ?? Promise.resolve()
+    return durable?.().catch((err: unknown) => Promise.reject(err instanceof DurabilityUnchecked ? unchecked(err) : stopWrites(err))) ?? Promise.resolve()
   }
 }
 
