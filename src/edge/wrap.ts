@@ -46,9 +46,18 @@ function bearerCaller(mode: AuthMode): CallerOf {
   }
 }
 
+/** An answer of ours wrapped by a library on its way up (drizzle's DrizzleQueryError keeps it as `cause`). */
+function apiErrorWithin(thrown: unknown): ApiError | undefined {
+  let err = thrown
+  for (let depth = 0; depth < 5 && err instanceof Error; depth++, err = err.cause) {
+    if (err instanceof ApiError) return err
+  }
+  return undefined
+}
+
 function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   // What the collection layer refuses is the caller's bad input (400), not our failure.
-  const err = fromCollectionValidation(thrown) ?? thrown
+  const err = fromCollectionValidation(thrown) ?? apiErrorWithin(thrown) ?? thrown
   if (err instanceof ApiError) {
     const body: ErrorBody = { code: err.code, message: err.message }
     if (err.details !== undefined) body.details = err.details

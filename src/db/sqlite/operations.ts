@@ -10,7 +10,7 @@ import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports/operations'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrations'
-import { BUSY_TIMEOUT_MS, closeWriteConnection, queuePayloadTransactions } from './payloadWrites'
+import { BUSY_TIMEOUT_MS, clientTransactionOf, closeWriteConnection, commitFailureOf, queuePayloadTransactions } from './payloadWrites'
 import { SERVING_WAL_PRAGMAS, stopCheckpoints } from './walCheckpoints'
 import { writesStopped } from './writeGate'
 
@@ -53,10 +53,23 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
       // Payload's drizzle adapter swallows a failed commit (its session's promise never
       // rejects), so a save whose log could not be synced would be answered as saved.
       const commitTransaction = instance.commitTransaction
-      instance.commitTransaction = async function (this: typeof instance, id) {
+      instance.commitTransaction = async function (this: typeof instance, incoming) {
+        const id = incoming instanceof Promise ? await incoming : incoming
+        const sessions = (this as unknown as { sessions?: Record<string, unknown> }).sessions
+        const tx = clientTransactionOf(id == null ? undefined : sessions?.[String(id)])
         await commitTransaction.call(this, id)
-        const stopped = writesStopped()
-        if (stopped) throw stopped
+        const failure = tx ? commitFailureOf(tx) : writesStopped()
+        if (failure) throw failure
+      }
+      // While writes are stopped, a save is refused with that answer (Payload would replace it
+      // with a plain "cannot begin transaction" error, a 500).
+      const beginTransaction = instance.beginTransaction
+      instance.beginTransaction = async function (this: typeof instance, options) {
+        try {
+          return await beginTransaction.call(this, options)
+        } catch (err) {
+          throw writesStopped() ?? err
+        }
       }
       const connect = instance.connect
       if (connect) {

@@ -73,6 +73,21 @@ function begin(file: string, mode: TransactionMode): Db {
   return db
 }
 
+/** Commits whose durability failed after COMMIT (./writeGate's answer), for their Payload session to rethrow. */
+const commitFailures = new WeakMap<Transaction, unknown>()
+
+/**
+ * The client's transaction under a Payload session (`sessions[id].db.session.tx`: drizzle's
+ * transaction, its session, the client's transaction), or undefined if drizzle changed shape.
+ */
+export function clientTransactionOf(session: unknown): Transaction | undefined {
+  const tx = (session as { db?: { session?: { tx?: unknown } } } | undefined)?.db?.session?.tx
+  return tx && typeof tx === 'object' ? (tx as Transaction) : undefined
+}
+
+/** Why a transaction's commit failed after its COMMIT (its log not synced), if it did. */
+export const commitFailureOf = (tx: Transaction): unknown => commitFailures.get(tx)
+
 /**
  * A transaction that lets the next writer in once it is committed, rolled back or closed. Once
  * ended, it never touches the kept connection again: @libsql/client tells whether a transaction is
@@ -104,8 +119,13 @@ function releasing(tx: Transaction, release: ReleaseWriteGate, mode: Transaction
       throw err
     }
     ended = true
-    // A read-only transaction wrote nothing to sync.
-    await release(mode !== 'read')
+    try {
+      // A read-only transaction wrote nothing to sync.
+      await release(mode !== 'read')
+    } catch (err) {
+      commitFailures.set(tx, err)
+      throw err
+    }
   }
   tx.rollback = async () => {
     if (ended) return

@@ -18,6 +18,7 @@ import type { Worker } from 'node:worker_threads'
 
 import { logger } from '../../platform/logging'
 import { libsqlWorker } from './libsqlWorker'
+import { writesStopped } from './writeGate'
 
 /** SQLite's own trigger (1,000 pages of 4 KiB), as bytes of log file. */
 export const CHECKPOINT_BYTES = 4 * 1024 * 1024
@@ -80,6 +81,8 @@ function start(file: string): Checkpointer {
 /** After a write of this process: a log past CHECKPOINT_BYTES is folded in the background, one checkpoint at a time. */
 export function checkpointWhenLong(file: string): void {
   if (current?.running && current.file === file) return
+  // A log whose sync failed may hold pages the disk never got: nothing folds it into the file.
+  if (writesStopped()) return
   const size = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0
   if (size <= CHECKPOINT_BYTES || performance.now() - failedAt < RETRY_MS) return
   // Another file (a test's, a restored one): its own connection.

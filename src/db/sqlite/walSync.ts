@@ -16,6 +16,7 @@ import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
+import { logger } from '../../platform/logging'
 import { DurabilityUnchecked } from './writeGate'
 
 type FileSyncs = { running?: Promise<void>; next?: Promise<void>; entrySynced?: boolean }
@@ -66,10 +67,11 @@ async function syncOnce(file: string, state: FileSyncs): Promise<void> {
     throw err
   }
   // The log's name in its directory, once per process: SQLite syncs it at the log's first sync,
-  // which under synchronous = NORMAL is the first fold's, not a commit's.
+  // which under synchronous = NORMAL is the first fold's, not a commit's. Like SQLite, a failure
+  // here is not a write's (some file systems refuse to sync a directory): logged, not retried.
   if (!state.entrySynced) {
-    await syncFile(path.dirname(path.resolve(file)))
     state.entrySynced = true
+    await syncFile(path.dirname(path.resolve(file))).catch((err: unknown) => logger().warn({ err }, 'db.log_directory_sync_failed'))
   }
   done += 1
 }

@@ -25,8 +25,8 @@ let stopped: ApiError | undefined
 /**
  * How a committed write is made durable before its caller hears of it (the engine's log sync,
  * ./walSync, run off this thread): awaited by `underWriteGate` and a Payload transaction's commit
- * after the gate is let go, so the next writer does not wait for this one's sync. Registering one
- * (the engine connecting) lets writes in again after a failed sync stopped them.
+ * after the gate is let go, so the next writer does not wait for this one's sync. The engine
+ * registers it when its module loads; registering one again (tests) lets writes in after a stop.
  */
 export function setWriteDurability(sync: (() => Promise<void>) | undefined): void {
   durable = sync
@@ -36,8 +36,9 @@ export function setWriteDurability(sync: (() => Promise<void>) | undefined): voi
 /**
  * Set once a committed write could not be made durable (the log's sync failed: EIO, ENOSPC). After
  * a failed fsync Linux may have dropped the pages it could not write and a later fsync succeeds
- * without them, so no later write could be promised durable either: writes stop until a restart
- * (SQLite reads the log back from what is on disk), reads go on, and liveness fails (../engine).
+ * without them, so no later write can be promised durable either: writes stop until a restart
+ * (SQLite reads the log back from what is on disk), reads go on, and liveness fails (./operations).
+ * This is the answer to a write refused before it began.
  */
 export const writesStopped = (): ApiError | undefined => stopped
 
@@ -53,29 +54,47 @@ export class DurabilityUnchecked extends Error {
   }
 }
 
-function unchecked(err: DurabilityUnchecked): ApiError {
-  logger().warn({ err: err.cause }, 'db.log_sync_unchecked')
-  return new ApiError(
+/** The answer to a write that committed but is not known to be on disk: read it back, never blindly retry. */
+const unconfirmed = (why: string, retryAfter: string) =>
+  new ApiError(503, 'service.unavailable', `The write was made but could not be confirmed on disk (${why}); read it back before trying again.`, { committed: true }, {
+    'Retry-After': retryAfter,
+  })
+
+const STOPPED_WHY = 'the database could not sync its log; writes are stopped until the service restarts'
+
+function stopWrites(cause: unknown): void {
+  if (stopped) return
+  logger().error({ err: cause }, 'db.log_sync_failed')
+  stopped = new ApiError(
     503,
     'service.unavailable',
-    'The write was made but could not be confirmed on disk (the server is short of file descriptors); read it back before trying again.',
+    'Writes are stopped: the database could not sync its log to disk. The service needs a restart.',
     undefined,
-    { 'Retry-After': '5' },
+    { 'Retry-After': '30' },
   )
 }
 
-function stopWrites(cause: unknown): ApiError {
-  if (!stopped) {
-    logger().error({ err: cause }, 'db.log_sync_failed')
-    stopped = new ApiError(
-      503,
-      'service.unavailable',
-      'Writes are stopped: the database could not sync its log to disk. The service needs a restart.',
-      undefined,
-      { 'Retry-After': '30' },
-    )
+/** What a committed write's caller hears when its durability failed (or a sync before it did). */
+function durabilityFailed(err: unknown): ApiError {
+  if (err instanceof DurabilityUnchecked && !stopped) {
+    logger().warn({ err: err.cause }, 'db.log_sync_unchecked')
+    return unconfirmed('the server is short of file descriptors', '5')
   }
-  return stopped
+  stopWrites(err)
+  return unconfirmed(STOPPED_WHY, '30')
+}
+
+/** Resolves once the write just committed is durable; rejects with its caller's answer otherwise. */
+async function madeDurable(): Promise<void> {
+  if (stopped) throw unconfirmed(STOPPED_WHY, '30')
+  if (!durable) return
+  try {
+    await durable()
+  } catch (err) {
+    throw durabilityFailed(err)
+  }
+  // A sync that succeeded after one that failed may have synced a log with a hole before this write.
+  if (stopped) throw unconfirmed(STOPPED_WHY, '30')
 }
 
 /** Called after every write of this process lets the gate go (committed or not): the change feed reads the counters then. */
@@ -138,9 +157,7 @@ export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
         logger().error({ err }, 'db.write_gate.listener_failed')
       }
     }
-    if (!committed) return Promise.resolve()
-    if (stopped) return Promise.reject(stopped)
-    return durable?.().catch((err: unknown) => Promise.reject(err instanceof DurabilityUnchecked ? unchecked(err) : stopWrites(err))) ?? Promise.resolve()
+    return committed ? madeDurable() : Promise.resolve()
   }
 }
 
