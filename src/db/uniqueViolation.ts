@@ -4,6 +4,8 @@
  * by each engine: src/db/sqlite/uniqueViolation.ts, src/db/mongo/uniqueViolation.ts). Undefined
  * when the error is anything else.
  */
+import { fromCauses } from '../platform/errors'
+
 type FieldError = { path?: unknown; message?: unknown }
 
 /** An engine's own report of a unique violation: the field, or undefined. */
@@ -19,9 +21,5 @@ function fromPayload(err: Error): string | undefined {
 
 /** The field, from the error or the errors it wraps (a cause chain three deep at most). */
 export function uniqueViolationOf(err: unknown, fromEngine: EngineUniqueField): string | undefined {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    const field = fromPayload(e) ?? fromEngine(e)
-    if (field) return field
-  }
-  return undefined
+  return fromCauses(err, (e) => fromPayload(e) ?? fromEngine(e))
 }

@@ -2,7 +2,7 @@ import { type AuthMode, type AuthUser, requirePermissions } from '../../access/g
 import { authenticate } from './bearer'
 import { isActiveSubject } from '../auth/activeSubject'
 import { getConfig } from '../platform/config'
-import { ApiError, bodyTooLarge, fromCollectionValidation, validationFailed } from '../platform/errors'
+import { ApiError, bodyTooLarge, fromCauses, fromCollectionValidation, validationFailed } from '../platform/errors'
 import { applyCors } from './cors'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
 import { etagMatches } from './etag'
@@ -46,18 +46,10 @@ function bearerCaller(mode: AuthMode): CallerOf {
   }
 }
 
-/** An answer of ours wrapped by a library on its way up (drizzle's DrizzleQueryError keeps it as `cause`). */
-function apiErrorWithin(thrown: unknown): ApiError | undefined {
-  let err = thrown
-  for (let depth = 0; depth < 5 && err instanceof Error; depth++, err = err.cause) {
-    if (err instanceof ApiError) return err
-  }
-  return undefined
-}
-
 function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   // What the collection layer refuses is the caller's bad input (400), not our failure.
-  const err = fromCollectionValidation(thrown) ?? apiErrorWithin(thrown) ?? thrown
+  // An answer of ours may come wrapped by a library (drizzle's DrizzleQueryError keeps it as `cause`).
+  const err = fromCollectionValidation(thrown) ?? fromCauses(thrown, (e) => (e instanceof ApiError ? e : undefined)) ?? thrown
   if (err instanceof ApiError) {
     const body: ErrorBody = { code: err.code, message: err.message }
     if (err.details !== undefined) body.details = err.details

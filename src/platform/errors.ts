@@ -14,6 +14,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The first of `err` and the errors it wraps (its `cause` chain, `depth` deep at most) that `pick`
+ * finds something in: libraries wrap what they were thrown (drizzle's DrizzleQueryError, Payload's).
+ */
+export function fromCauses<T>(err: unknown, pick: (e: Error) => T | undefined, depth = 3): T | undefined {
+  for (let e: unknown = err, level = 0; e instanceof Error && level < depth; e = e.cause, level++) {
+    const found = pick(e)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 export type FieldProblem = { field: string; constraint: string; value?: unknown }
 
 /** Echoed input is cut to ECHO_LIMIT characters: a megabyte field must not come back whole. */

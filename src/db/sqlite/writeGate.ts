@@ -86,14 +86,14 @@ function durabilityFailed(err: unknown): ApiError {
 
 /** Resolves once the write just committed is durable; rejects with its caller's answer otherwise. */
 async function madeDurable(): Promise<void> {
-  if (stopped) throw unconfirmed(STOPPED_WHY, '30')
   if (!durable) return
   try {
     await durable()
   } catch (err) {
     throw durabilityFailed(err)
   }
-  // A sync that succeeded after one that failed may have synced a log with a hole before this write.
+  // Stopped before or during this sync: a sync that succeeded after one that failed may have
+  // synced a log with a hole before this write.
   if (stopped) throw unconfirmed(STOPPED_WHY, '30')
 }
 
@@ -118,7 +118,6 @@ export type ReleaseWriteGate = (committed?: boolean) => Promise<void>
 
 /** Waits for the gate; the returned release lets the next writer in. */
 export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
-  if (stopped) throw stopped
   let release!: () => void
   const mine = new Promise<void>((resolve) => (release = resolve))
   const before = tail
@@ -139,7 +138,7 @@ export async function acquireWriteGate(): Promise<ReleaseWriteGate> {
   } finally {
     clearTimeout(timer)
   }
-  // Stopped while this writer waited its turn.
+  // Writes stopped (before or while this writer waited its turn): refused before it begins.
   if (stopped) {
     release()
     throw stopped
