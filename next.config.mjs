@@ -1,6 +1,6 @@
 import { withPayload } from '@payloadcms/next/withPayload'
 
-import { securityHeaders, uploadFileSecurityHeaders } from './src/edge/securityHeaders.js'
+import { contentSecurityPolicy, securityHeaders, uploadFileSecurityHeaders } from './src/edge/securityHeaders.js'
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -12,9 +12,13 @@ const nextConfig = {
   async headers() {
     const dev = process.env.NODE_ENV !== 'production'
     const list = (/** @type {Record<string, string>} */ headers) => Object.entries(headers).map(([key, value]) => ({ key, value }))
+    const { 'Content-Security-Policy': _policy, ...everywhere } = securityHeaders({ dev })
     return [
-      { source: '/:path*', headers: list(securityHeaders({ dev })) },
-      // An uploaded file's own, stricter policy (the later rule wins for the same header).
+      { source: '/:path*', headers: list(everywhere) },
+      // The site's policy on pages only: under /api/ an answer's handler sets its own (an uploaded
+      // file's, whatever path reached it: Next matches these rules on the raw path, so
+      // `/api/media/%66ile/x.svg` would have been given the site's policy over the file's).
+      { source: '/((?!api/).*)', headers: [{ key: 'Content-Security-Policy', value: contentSecurityPolicy({ dev }) }] },
       { source: '/api/:collection/file/:name*', headers: list(uploadFileSecurityHeaders()) },
     ]
   },

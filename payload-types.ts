@@ -157,6 +157,7 @@ export interface User {
   roles?: (string | Role)[] | null;
   isActive?: boolean | null;
   passwordHash?: string | null;
+  passwordChangedAt?: string | null;
   updatedAt: string;
   createdAt: string;
   email: string;
@@ -570,6 +571,7 @@ export interface UsersSelect<T extends boolean = true> {
   roles?: T;
   isActive?: T;
   passwordHash?: T;
+  passwordChangedAt?: T;
   updatedAt?: T;
   createdAt?: T;
   email?: T;

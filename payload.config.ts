@@ -20,6 +20,7 @@ import { TagRenames } from './collections/TagRenames'
 import { Tags } from './collections/Tags'
 import { Users } from './collections/Users'
 import { consoleEndpoints } from './endpoints/console'
+import { formLimits } from './src/edge/multipartForm'
 import { getConfig } from './src/platform/config'
 import { engine } from './src/db/engine'
 import { logger } from './src/platform/logging'
@@ -96,8 +97,10 @@ export default buildConfig({
   // Payload's type ('*' | CORSConfig | string[], default []) has no "off"; only a falsy value skips its helper.
   cors: '' as unknown as string[],
   sharp,
-  // The same limit the Node server holds every multipart body to (src/edge/bodyLimit).
-  upload: { limits: { fileSize: config.bodyLimits.upload } },
+  // The limits the guard reads a form with (src/edge/multipartForm: parts, fields, sizes; the
+  // file's size the Node server holds every multipart body to, src/edge/bodyLimit), and file
+  // names decoded as UTF-8 as browsers send them: Payload's parser and the guard's agree.
+  upload: { limits: formLimits(), defParamCharset: 'utf8' },
   telemetry: false,
   logger: logger(),
   // Payload logs every error a request raised at `error`, with its stack, unless named here.

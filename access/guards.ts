@@ -4,13 +4,13 @@
  */
 import { ApiError, forbidden } from '../src/platform/errors'
 
-/** The caller as the API sees it: an id and the permissions its access token carries. */
+/** The caller as the API sees it: an id and its permissions (a read's from its token, a write's from its user record now). */
 export type AuthUser = { id: string; permissions: string[] }
 
 export type AuthMode = 'none' | 'optional' | 'required'
 
-/** Whether a token's subject is still an active user (src/auth/activeSubject.ts); asked on writes. */
-export type SubjectCheck = (userId: string) => Promise<boolean>
+/** The caller a verified token names as it stands now (src/auth/currentStanding.ts), asked on writes; null: it may not write. */
+export type CurrentCaller = (claims: { sub: string; iat: number }) => Promise<AuthUser | null>
 
 /** Every authenticated caller may submit content; the permission need not be granted. */
 export const IMPLICIT_PERMISSIONS = ['content.submit']

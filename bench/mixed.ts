@@ -3,19 +3,25 @@
  * read mix under the load generator (60% the newest page, 20% a tag's page, 20% a two-word search
  * from a fixed set of 100 queries; every path asked first, so the phases start warm), in phases
  * that alternate the writes beside it: none, one submission a second, one submission and one
- * approval a second, ten submissions a second. Each phase reports the reads' req/s, p50 and p99,
+ * approval a second, ten submissions a second, and hostile requests (./hostile: the largest
+ * inputs the limits allow of the requests that once held the loop for seconds, four a second,
+ * counted as the phase's writes; a "failed" one is one not answered with its 4xx). Each phase reports the reads' req/s, p50 and p99,
  * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
  * reset by the scrape before the phase) and the writes' own latency; and its throughput against the
  * no-write phase of the same round. Beside the delay, the phase's major collections (their number
  * and their pauses' total, from prom-client's nodejs_gc_duration_seconds): a collection that lands
  * in a turn already full is most of a long delay.
  */
+import { HOSTILE_REQUESTS, sendHostile } from './hostile'
+
 export type PhaseLoad = { rps: number; p50: number; p99: number; unexpected: number }
 
 export type MixedPhase = {
   name: string
   submissionsPerSecond: number
   approvalsPerSecond: number
+  /** Hostile requests a second (./hostile), in turn. */
+  hostilePerSecond?: number
 }
 
 export const PHASES: MixedPhase[] = [
@@ -23,6 +29,7 @@ export const PHASES: MixedPhase[] = [
   { name: '1 submission a second', submissionsPerSecond: 1, approvalsPerSecond: 0 },
   { name: '1 submission + 1 approval a second', submissionsPerSecond: 1, approvalsPerSecond: 1 },
   { name: '10 submissions a second', submissionsPerSecond: 10, approvalsPerSecond: 0 },
+  { name: '4 hostile requests a second (largest inputs; counted as writes)', submissionsPerSecond: 0, approvalsPerSecond: 0, hostilePerSecond: 4 },
 ]
 
 /** What one scrape of the server's /metrics says: its longest loop delay since the last scrape, and its major collections so far. */
@@ -113,6 +120,18 @@ function writers(o: Options, phase: MixedPhase, round: number) {
   if (phase.submissionsPerSecond > 0) timers.push(setInterval(() => void submit(), 1000 / phase.submissionsPerSecond))
   // Approvals half a period after the submissions, of the item submitted before.
   if (phase.approvalsPerSecond > 0) setTimeout(() => timers.push(setInterval(() => void approve(), 1000 / phase.approvalsPerSecond)), 500 / phase.approvalsPerSecond)
+  if (phase.hostilePerSecond) {
+    const base = o.api.replace(/\/api\/v1$/, '')
+    let next = 0
+    const hostile = async () => {
+      const request = HOSTILE_REQUESTS[next++ % HOSTILE_REQUESTS.length]!
+      const t = performance.now()
+      const status = await sendHostile(base, request)
+      times.push(performance.now() - t)
+      if (status !== request.status) failed += 1
+    }
+    timers.push(setInterval(() => void hostile(), 1000 / phase.hostilePerSecond))
+  }
   return {
     stop() {
       for (const t of timers) clearInterval(t)

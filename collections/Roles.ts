@@ -1,6 +1,7 @@
 import { APIError, type CollectionConfig } from 'payload'
 
 import { allowIf } from '../access/collectionAccess'
+import { domainWriteHooks } from './hooks/domainWrites'
 import { permissionsOf } from '../access/userPermissions'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { actOnRoleProblem, grantorOfConsole, roleChangeProblem, throwIfRefusedInConsole } from '../src/services/grants'
@@ -28,6 +29,8 @@ export const Roles: CollectionConfig = {
     delete: allowIf('role.manage'),
   },
   hooks: {
+    // Who may write follows a role's edit at once (src/auth/currentStanding.ts).
+    ...domainWriteHooks('access'),
     beforeChange: [
       ({ data, originalDoc, operation, req }) => {
         const grantor = grantorOfConsole(req)

@@ -1,7 +1,9 @@
 import { APIError, type CollectionAfterReadHook, type CollectionBeforeChangeHook, type CollectionConfig } from 'payload'
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
+import { getConfig } from '../src/platform/config'
 import { permissionsOf } from '../access/userPermissions'
+import { domainWriteHooks } from './hooks/domainWrites'
 import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from './hooks/users'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
 import { normalizeUsername, usernameProblem } from '../src/auth/usernames'
@@ -48,8 +50,9 @@ const hideSessions: CollectionAfterReadHook = ({ doc, overrideAccess }) => {
  */
 export const Users: CollectionConfig = {
   slug: 'users',
-  // maxLoginAttempts 0: lockouts are replaced by the database-backed rate limits.
-  auth: { depth: 1, useAPIKey: false, maxLoginAttempts: 0 },
+  // maxLoginAttempts 0: lockouts are replaced by the database-backed rate limits. The session
+  // cookie is Secure whenever the console is reached over HTTPS (an https APP_PUBLIC_URL, or BEHIND_TLS).
+  auth: { depth: 1, useAPIKey: false, maxLoginAttempts: 0, cookies: { secure: getConfig().secureCookies, sameSite: 'Lax' } },
   admin: { useAsTitle: 'email', defaultColumns: ['email', 'username', 'roles', 'isActive'], group: 'Access' },
   access: {
     admin: canEnterConsole,
@@ -66,7 +69,9 @@ export const Users: CollectionConfig = {
   hooks: {
     beforeOperation: [hashPasswordBeforeOperation],
     beforeChange: [enforceGrantRule],
-    afterChange: [afterUserChange],
+    // Who may write follows a demotion at once (src/auth/currentStanding.ts).
+    afterChange: [afterUserChange, ...domainWriteHooks('access').afterChange],
+    afterDelete: domainWriteHooks('access').afterDelete,
     afterOperation: [clearPasswordFlag],
     afterRead: [hideSessions],
   },
@@ -85,6 +90,9 @@ export const Users: CollectionConfig = {
     { name: 'isActive', type: 'checkbox', defaultValue: true, index: true },
     // The only password store: argon2id. Never readable through Payload, never shown.
     { name: 'passwordHash', type: 'text', hidden: true, access: { read: () => false } },
+    // When the password last changed, set with the hash (collections/hooks/users.ts) and by
+    // nothing else: an access token issued before it may not write (src/auth/currentStanding.ts).
+    { name: 'passwordChangedAt', type: 'date', hidden: true, access: { read: () => false } },
     // Payload's own admin-panel sessions (an auth field, merged with Payload's definition):
     // never shown through the REST, not even to their user. Payload's session checks read
     // them with overrideAccess or straight from the database, so the console keeps working.

@@ -70,7 +70,11 @@ const commaList = (description: string, check: (value: string, ctx: z.Refinement
     .transform((raw, ctx) => {
       const values = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))]
       if (values.length === 0) return undefined
-      if (values.length > MAX_LIST_VALUES) ctx.addIssue(problem('max', raw))
+      // Past the limit nothing else is looked at: the list is refused whole.
+      if (values.length > MAX_LIST_VALUES) {
+        ctx.addIssue(problem('max', raw))
+        return undefined
+      }
       for (const v of values) check(v, ctx)
       return values
     })

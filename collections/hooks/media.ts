@@ -14,13 +14,16 @@ import {
   type Where,
 } from 'payload'
 
+import { getConfig } from '../../src/platform/config'
+import { declaredPixels } from '../../src/platform/media/imagePixels'
 import { uploadProblem } from '../../src/platform/media/uploadChecks'
 import { mediaUses } from '../../src/services/mediaInUse'
 import { noteStoredUpload, removeUnsavedUpload } from '../../src/services/storedUploads'
 
 /**
  * A file that may not be stored (src/platform/media/uploadChecks: a name with control characters, an
- * SVG in any encoding but UTF-8) is a 400 naming the field, before Payload writes anything.
+ * SVG in any encoding but UTF-8; src/platform/media/imagePixels: an image declaring more than
+ * MEDIA_MAX_PIXELS pixels) is a 400 naming the field, before Payload writes anything.
  */
 export const refuseUnsafeUploads: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
   if ((operation !== 'create' && operation !== 'update' && operation !== 'updateByID') || !req.file) return args
@@ -30,6 +33,17 @@ export const refuseUnsafeUploads: CollectionBeforeOperationHook = async ({ args,
   const problem = uploadProblem({ name, mimetype, data: bytes })
   // The label carries the reason into the message, which is what Payload answers in production.
   if (problem) throw new ValidationError({ collection: 'media', errors: [{ ...problem, label: `${problem.path} (${problem.message})` }] })
+  const limit = getConfig().mediaMaxPixels
+  const size = await declaredPixels(bytes, mimetype, name)
+  if (size && size.pixels > limit) {
+    const frames = size.frames > 1 ? ` × ${size.frames} frames` : ''
+    throw new APIError(
+      `The image declares ${size.width} × ${size.height} pixels${frames}; at most ${limit.toLocaleString('en')} are accepted (MEDIA_MAX_PIXELS). Scale it down first.`,
+      400,
+      { field: 'file', constraint: 'max_pixels', limit, width: size.width, height: size.height, frames: size.frames },
+      true,
+    )
+  }
   return args
 }
 

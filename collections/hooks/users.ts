@@ -24,6 +24,7 @@ export const hashPasswordBeforeOperation: CollectionBeforeOperationHook = async 
   const data = args.data as Record<string, unknown> | undefined
   if (!data) return args
   delete data.passwordHash
+  delete data.passwordChangedAt
   const password = data.password
   if (password !== undefined && password !== null && password !== '') {
     const problem = passwordProblem(password)
@@ -42,6 +43,8 @@ export const hashPasswordBeforeOperation: CollectionBeforeOperationHook = async 
       })
     }
     data.passwordHash = await hashPassword(password as string)
+    // Tokens issued before this second may no longer write (src/auth/currentStanding.ts).
+    data.passwordChangedAt = new Date().toISOString()
     args.req.context[CONTEXT_KEY] = true
   }
   if (operation === 'create') data.password = randomBytes(32).toString('base64url')

@@ -55,7 +55,7 @@ export const BLIND_REUSE_MS = 50
 const MAX_ROW_MARKS = 100_000
 
 export class Generations implements FreshnessSink, RowFreshness {
-  private readonly counts: Record<Domain, number> = { content: 0, all_content: 0, taxonomy: 0, branding: 0 }
+  private readonly counts: Record<Domain, number> = { content: 0, all_content: 0, taxonomy: 0, branding: 0, access: 0 }
   private blind = true
   /** Moves once per marked row; marks[id] is the clock of the row's last change seen. */
   private rowClock = 0

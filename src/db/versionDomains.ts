@@ -7,9 +7,10 @@
  */
 import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from './contentRecord'
 
-export type Domain = 'content' | 'all_content' | 'taxonomy' | 'branding'
+export type Domain = 'content' | 'all_content' | 'taxonomy' | 'branding' | 'access'
 
-export const DOMAINS: readonly Domain[] = ['content', 'all_content', 'taxonomy', 'branding']
+/** `access`: who may do what (users, roles), which each process's write authority keys on (src/auth/currentStanding). */
+export const DOMAINS: readonly Domain[] = ['content', 'all_content', 'taxonomy', 'branding', 'access']
 
 /**
  * Content has two generations. `content` is what the public sees: it moves when a write touches
@@ -74,6 +75,7 @@ export const VERSIONED_COLLECTIONS: Record<Domain, readonly string[]> = {
   all_content: [],
   taxonomy: ['surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets'],
   branding: ['branding'],
+  access: ['users', 'roles'],
 }
 
 /** Collections whose updates and deletes (not inserts) move a domain's generation. */

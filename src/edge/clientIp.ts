@@ -49,6 +49,12 @@ export function peerIsTrustedProxy(headers: HeaderReader): boolean {
   return !!peer && trustOf(config)(normalize(peer), 0)
 }
 
+/** True when a socket's peer address is a trusted proxy (its connections carry many clients). */
+export function addressIsTrustedProxy(address: string): boolean {
+  const config = getConfig()
+  return !trustsNothing(config.trustProxy) && trustOf(config)(normalize(address), 0)
+}
+
 const trustsNothing = (trust: TrustProxy): boolean => trust.kind === 'hops' && trust.hops === 0
 
 /** `::ffff:10.0.0.1` (a dual-stack socket's IPv4 peer) is 10.0.0.1; `[::1]` is ::1. */

@@ -4,20 +4,22 @@
  * it with a request another page starts: `SameSite=Lax` stops other sites, not other origins of
  * the same site (a sibling subdomain, another port of the host). So a state-changing request
  * that carries the session cookie must say it comes from this origin: its `Origin` (else its
- * `Referer`) names the configured public URL (APP_PUBLIC_URL) or the host the request was
- * addressed to (`Host`, or a trusted proxy's `X-Forwarded-Host`); otherwise 403
- * `auth.cross_origin`, before anything reads the body. A request without the cookie (the
- * extension's bearer token, a sign-in) is not this rule's business, nor is a read.
+ * `Referer`) names the configured public URL (APP_PUBLIC_URL) or the origin the request was
+ * addressed to: the scheme it came over and its `Host` (or a trusted proxy's `X-Forwarded-Host`),
+ * port included; otherwise 403 `auth.cross_origin`, before anything reads the body. A request
+ * without the cookie (the extension's bearer token, a sign-in) is not this rule's business, nor
+ * is a read.
  */
 import { getConfig } from '../platform/config'
 import { peerIsTrustedProxy } from './clientIp'
 import type { HeaderReader } from './headers'
+import { requestScheme } from './origin'
 import type { Refusal } from './refusal'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** Payload's session cookie (cookiePrefix `payload`): the console's credential. */
-const SESSION_COOKIE = /(?:^|;)\s*payload-token=/
+/** Payload's session cookie (its cookiePrefix `payload`): the console's credential. */
+const SESSION_COOKIE_NAME = 'payload-token'
 
 export const CROSS_ORIGIN: Refusal = {
   status: 403,
@@ -26,10 +28,20 @@ export const CROSS_ORIGIN: Refusal = {
   details: [{ field: 'origin', constraint: 'same_origin' }],
 }
 
-/** Whether the request carries the console's session cookie. */
+/**
+ * Whether the request carries the console's session cookie, as Payload finds it: Payload's
+ * authentication (its `parseCookies` in `payload/dist/utilities`, not exported) splits the header
+ * at `;`, each pair at its first `=`, and trims the name, so `payload-token =x` is a session too.
+ * test/security/crossOrigin.test.ts holds this to Payload's own answer for every variant.
+ */
 export function hasSessionCookie(headers: HeaderReader): boolean {
   const cookie = headers.get('cookie')
-  return !!cookie && SESSION_COOKIE.test(cookie)
+  if (!cookie || !cookie.includes(SESSION_COOKIE_NAME)) return false
+  for (const pair of cookie.split(';')) {
+    const equals = pair.indexOf('=')
+    if (equals !== -1 && pair.slice(0, equals).trim() === SESSION_COOKIE_NAME) return true
+  }
+  return false
 }
 
 /** The origin a URL text names (`https://host:port`), or undefined. */
@@ -52,9 +64,11 @@ function addressedHosts(headers: HeaderReader, urlHost: string | undefined): str
 
 /**
  * Whether this is a cookie-authenticated write from anywhere but this service's origin.
- * `url`: a Fetch request's URL (Next builds it from the Host header it was addressed to).
+ * `url`: a Fetch request's URL (Next builds it from the scheme and Host it was addressed to);
+ * without one, the connection's scheme (`encrypted`: a TLS socket; a trusted proxy's
+ * X-Forwarded-Proto; https when BEHIND_TLS says a TLS proxy is in front) and the Host header.
  */
-export function isCrossOriginWrite(method: string, headers: HeaderReader, url?: string): boolean {
+export function isCrossOriginWrite(method: string, headers: HeaderReader, url?: string, encrypted = false): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false
   if (!hasSessionCookie(headers)) return false
   // `Origin: null` (a sandboxed frame, a redirect chain) names no origin: refused, Referer or not.
@@ -62,5 +76,11 @@ export function isCrossOriginWrite(method: string, headers: HeaderReader, url?: 
   const from = origin !== null ? originOf(origin) : originOf(headers.get('referer'))
   if (from === undefined) return true
   if (from === originOf(getConfig().branding.publicUrl)) return false
-  return !addressedHosts(headers, url === undefined ? undefined : new URL(url).host).includes(new URL(from).host)
+  const addressed = url === undefined ? undefined : new URL(url)
+  // Behind a TLS proxy (BEHIND_TLS) a plain-HTTP request was HTTPS to its client.
+  const scheme = addressed
+    ? addressed.protocol.slice(0, -1)
+    : requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted: encrypted || getConfig().behindTls })
+  // Scheme, host and port: `https://host` is not `http://host`, nor `http://host:8080`.
+  return !addressedHosts(headers, addressed?.host).some((host) => originOf(`${scheme}://${host}`) === from)
 }

@@ -19,7 +19,9 @@ import { NodeHeaderReader } from './headers'
 import { writeRefusal } from './refusal'
 import { checkServerAction, isServerActionCall } from './serverActions'
 import { onClientError, onConnectRequest } from './clientErrors'
-import { type HeaderList, securityHeadersFor, setHeaderList } from './securityHeadersNode'
+import { HEADERS_SECONDS, limitConnections } from './connectionLimits'
+import { cookieRefusal } from './cookieLimit'
+import { type HeaderList, isEncrypted, securityHeadersFor, setHeaderList } from './securityHeadersNode'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -100,16 +102,18 @@ export function createAppServer({
   metrics?: Handler
 }): Server {
   const timeoutMs = getConfig().httpRequestTimeoutSeconds * 1000
+  // A request's headers come first and fast: a connection that sends none is not held for the whole request's time.
+  const headersMs = Math.min(timeoutMs, HEADERS_SECONDS * 1000)
   // The response on each socket (the latest): a Node-level error while one is being written
   // closes the connection without writing a second status line into it.
   const answering = new WeakMap<Socket, ServerResponse>()
   const server = createServer(
     {
-      // Whole request (headers and body) must arrive within the timeout; Node checks
-      // expired requests on this interval, so keep it a fraction of the timeout.
+      // Whole request (headers and body) must arrive within the timeout, its headers sooner; Node
+      // checks expired requests on this interval, so keep it a fraction of the shorter one.
       requestTimeout: timeoutMs,
-      headersTimeout: timeoutMs,
-      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(timeoutMs / 4))),
+      headersTimeout: headersMs,
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(headersMs / 4))),
     },
     (req, res) => {
       stampPeerAddress(req)
@@ -119,10 +123,14 @@ export function createAppServer({
       const security = securityHeadersFor(req)
       if (url !== undefined && isApiPath(url)) return api(req, res, security)
       setHeaderList(res, security)
+      const headers = new NodeHeaderReader(req.headers)
+      // A Cookie header no browser sends (./cookieLimit), before Next or Payload parses it.
+      const cookies = cookieRefusal(headers)
       if (url === undefined) refuseTarget(res)
+      else if (cookies) writeRefusal(req, res, cookies, true)
       // Pages and server actions (Payload's REST under /api/ checks the same in its guard,
       // ./payloadRestGuard); the body is left unread, so the connection closes.
-      else if (!url.startsWith('/api/') && isCrossOriginWrite(req.method ?? 'GET', new NodeHeaderReader(req.headers))) writeRefusal(req, res, CROSS_ORIGIN, true)
+      else if (!url.startsWith('/api/') && isCrossOriginWrite(req.method ?? 'GET', headers, undefined, isEncrypted(req))) writeRefusal(req, res, CROSS_ORIGIN, true)
       else {
         const dispatch = () => {
           if (metrics && (url === '/metrics' || url.startsWith('/metrics?'))) metrics(req, res)
@@ -137,7 +145,7 @@ export function createAppServer({
       }
     },
   )
-  server.keepAliveTimeout = 65_000
+  limitConnections(server)
   server.on('connect', (_req, socket: Socket) => onConnectRequest(socket))
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) =>
     onClientError(err, socket, (s) => {

@@ -55,7 +55,38 @@ export function securityHeaders(options = {}) {
 }
 
 /** Payload's route for an upload collection's files (`/api/media/file/logo.svg`), by path. */
-export const UPLOAD_FILE_PATH = /^\/api\/[^/?#]+\/file\//
+const UPLOAD_FILE_PATH = /^\/api\/[^/]+\/file\//i
+
+/**
+ * Whether a request target reaches an upload collection's file route as the server serves it:
+ * Next decodes each segment (`/api/media/%66ile/x.svg` is the file route) and the URL parser
+ * resolves dot segments and backslashes (`/api/x/../media/file/x.svg`); empty segments are
+ * dropped (`/api//media/file/x.svg`), and case is ignored. Matching more than Payload serves is
+ * harmless: no page lives under `/api/<collection>/file/`.
+ * @param {string} target
+ * @returns {boolean}
+ */
+export function isUploadFilePath(target) {
+  let pathname
+  try {
+    pathname = new URL(target, 'http://localhost').pathname
+  } catch {
+    return false
+  }
+  const segments = []
+  for (const raw of pathname.split('/')) {
+    let segment = raw
+    try {
+      segment = decodeURIComponent(raw)
+    } catch {
+      // Not decodable: Next answers 400 for it; kept as it is.
+    }
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') segments.pop()
+    else segments.push(...segment.split(/[\\/]/).filter(Boolean))
+  }
+  return UPLOAD_FILE_PATH.test(`/${segments.join('/')}/`)
+}
 
 /**
  * The headers of an uploaded file's answer: the same list with the file's policy.

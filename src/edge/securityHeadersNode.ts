@@ -11,7 +11,7 @@ import type { TLSSocket } from 'node:tls'
 import { peerIsTrustedProxy } from './clientIp'
 import { NodeHeaderReader } from './headers'
 import { requestScheme } from './origin'
-import { securityHeaders, STRICT_TRANSPORT_SECURITY, UPLOAD_FILE_PATH, uploadFileSecurityHeaders } from './securityHeaders.js'
+import { isUploadFilePath, securityHeaders, STRICT_TRANSPORT_SECURITY, uploadFileSecurityHeaders } from './securityHeaders.js'
 
 const HEADERS = Object.entries(securityHeaders())
 
@@ -23,12 +23,14 @@ const OVER_HTTPS: HeaderList = [...PLAIN, 'Strict-Transport-Security', STRICT_TR
 const FILE: HeaderList = Object.entries(uploadFileSecurityHeaders()).flat()
 const FILE_OVER_HTTPS: HeaderList = [...FILE, 'Strict-Transport-Security', STRICT_TRANSPORT_SECURITY]
 
+/** Whether the request came over a TLS socket of this server. */
+export const isEncrypted = (req: IncomingMessage): boolean => (req.socket as Partial<TLSSocket>).encrypted === true
+
 /** The security headers this request's answer carries (shared lists: never modify); an uploaded file gets its own policy. */
 export function securityHeadersFor(req: IncomingMessage): HeaderList {
   const headers = new NodeHeaderReader(req.headers)
-  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true
-  const https = requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted }) === 'https'
-  if (UPLOAD_FILE_PATH.test(req.url ?? '/')) return https ? FILE_OVER_HTTPS : FILE
+  const https = requestScheme(headers, { trustProxy: peerIsTrustedProxy(headers), encrypted: isEncrypted(req) }) === 'https'
+  if (isUploadFilePath(req.url ?? '/')) return https ? FILE_OVER_HTTPS : FILE
   return https ? OVER_HTTPS : PLAIN
 }
 

@@ -1,10 +1,10 @@
 import { type AuthMode, type AuthUser, requirePermissions } from '../../access/guards'
 import { authenticate } from './bearer'
-import { isActiveSubject } from '../auth/activeSubject'
+import { currentCaller } from '../auth/currentStanding'
 import { getConfig } from '../platform/config'
 import { ApiError, bodyTooLarge, fromCauses, fromCollectionValidation, validationFailed } from '../platform/errors'
 import { applyCors } from './cors'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth'
+import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from './jsonShape'
 import { etagMatches } from './etag'
 import { logRequestCompleted, type RequestLogger, withFields } from '../platform/logging'
 import { observeRequest } from '../platform/metrics'
@@ -38,11 +38,11 @@ export type WrapOptions = {
   payloadFormErrors?: boolean
 }
 
-/** The API's caller: the access token; writes re-check that its user is still active. */
+/** The API's caller: a read's is its access token's; a write's is the token's user as it stands now. */
 function bearerCaller(mode: AuthMode): CallerOf {
   return (req) => {
-    const isLive = READ_METHODS.has(req.method.toUpperCase()) ? undefined : (id: string) => isActiveSubject(req.payload, id)
-    return authenticate(req.headers.get('authorization'), mode, isLive)
+    const current = READ_METHODS.has(req.method.toUpperCase()) ? undefined : (claims: { sub: string; iat: number }) => currentCaller(req.payload, claims)
+    return authenticate(req.headers.get('authorization'), mode, current)
   }
 }
 
@@ -60,15 +60,19 @@ function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: 
   return { status: 500, body }
 }
 
-/** 400 `validation.failed` for a body nested deeper than any real one (src/edge/jsonDepth). */
-export const tooDeep = () =>
-  validationFailed([{ field: '(body)', constraint: 'max_depth' }], `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+/** 400 `validation.failed` for a body of a shape no real one has (./jsonShape): too deep, or too many members. */
+export const badShape = (problem: 'max_depth' | 'max_members') =>
+  validationFailed(
+    [{ field: '(body)', constraint: problem }],
+    problem === 'max_depth' ? `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.` : `The request body holds more than ${MAX_JSON_MEMBERS} object members.`,
+  )
 
-/** The body text as JSON; an empty body is `{}`, malformed JSON 400 `validation.failed`, too deep as well. */
+/** The body text as JSON; an empty body is `{}`, malformed JSON 400 `validation.failed`, a shape no real body has as well. */
 export async function readJson(req: ApiRequest): Promise<unknown> {
   const text = await req.text()
   if (text.trim() === '') return {}
-  if (nestsDeeperThan(text)) throw tooDeep()
+  const shape = jsonShapeProblem(text)
+  if (shape) throw badShape(shape)
   try {
     return JSON.parse(text)
   } catch {

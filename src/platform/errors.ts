@@ -35,8 +35,11 @@ const echoable = (problem: FieldProblem): FieldProblem => {
   return out
 }
 
+/** A refusal lists this many problems at most: the first ones found (a megabyte of bad values need not come back). */
+export const MAX_PROBLEMS = 20
+
 export const validationFailed = (details: FieldProblem[], message = 'The request is not valid.') =>
-  new ApiError(400, 'validation.failed', message, details.map(echoable))
+  new ApiError(400, 'validation.failed', message, details.slice(0, MAX_PROBLEMS).map(echoable))
 
 type PayloadFieldError = { path?: unknown; message?: unknown }
 

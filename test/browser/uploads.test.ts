@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,4 +96,56 @@ describe('uploaded files never run script', () => {
     await page.goto(`${server.baseUrl}/control.svg`)
     await expect.poll(() => requested.filter((p) => p === '/pwned/control').length, { timeout: 10_000 }).toBe(1)
   })
+
+  it('every path to a stored file gets the file’s policy: encoded, doubled-slash, dot-segment and case variants (issue 52.3)', async () => {
+    const config = await (await import('../../payload.config')).default
+    const uploadCollections = config.collections.filter((c) => c.upload).map((c) => c.slug)
+    expect(uploadCollections).toContain('media')
+    const accepted = await upload(`variants-${randomBytes(4).toString('hex')}.svg`, BENIGN_SVG)
+    expect(accepted.status).toBe(201)
+    const file = accepted.body.doc.filename as string
+    const encode = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')
+    /** Raw request targets: Node's client sends the path as written (fetch would normalise it). */
+    const get = (target: string) =>
+      new Promise<{ status: number; type?: string; policy?: string }>((resolve, reject) => {
+        const req = httpRequest(`${server.baseUrl}/`, { path: target, headers: { cookie } }, (res) => {
+          res.resume()
+          res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], policy: String(res.headers['content-security-policy'] ?? '') }))
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    const served: string[] = []
+    for (const collection of uploadCollections) {
+      const variants = [
+        `/api/${collection}/file/${file}`,
+        `/api/${collection}/%66ile/${file}`,
+        `/api/${collection}/fil%65/${file}`,
+        `/api/${collection}/${encode('file')}/${file}`,
+        `/api/${encode(collection)}/${encode('file')}/${file}`,
+        `/api/${collection}/file/${encode(file)}`,
+        `/api//${collection}/file/${file}`,
+        `/api/${collection}//file/${file}`,
+        `//api/${collection}/file/${file}`,
+        `/api/${collection}/./file/${file}`,
+        `/api/x/../${collection}/file/${file}`,
+        `/api/${collection}/%2e/file/${file}`,
+        `/api/${collection.toUpperCase()}/file/${file}`,
+        `/api/${collection}/FILE/${file}`,
+        `/api/${collection}/file/${file}?download=1`,
+      ]
+      for (const target of variants) {
+        const answer = await get(target)
+        if (answer.status !== 200) continue
+        served.push(target)
+        // Whatever serves the file's bytes serves them under the file's policy.
+        expect(answer.policy, target).toContain("default-src 'none'")
+        expect(answer.policy, target).toContain('sandbox')
+        expect(answer.policy, target).not.toContain('script-src')
+      }
+    }
+    // The variants reach the file (the probe's four did): the test is not vacuous.
+    expect(served).toEqual(expect.arrayContaining([`/api/media/file/${file}`, `/api/media/%66ile/${file}`, `/api/%6d%65%64%69%61/%66%69%6c%65/${file}`]))
+  })
 })
+

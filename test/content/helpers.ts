@@ -17,6 +17,36 @@ export async function tokenFor(permissions: string[], sub = 'aaaaaaaaaaaaaaaaaaa
 
 type Doc = { id: string; [k: string]: any }
 
+const rolesByPayload = new WeakMap<object, Map<string, Promise<string>>>()
+let staff = 0
+
+/**
+ * A real user holding exactly `permissions` (through a role of its own) and an access token for
+ * it. A write is judged by its caller's user record as it stands (decisions.md), so a token's
+ * claims alone no longer make a caller: a test that needs "someone with only content.delete" needs
+ * such a someone.
+ */
+export async function staffWith(payload: Payload, permissions: string[]): Promise<{ id: string; token: string }> {
+  const key = [...new Set(permissions)].sort().join(',')
+  let roles = rolesByPayload.get(payload)
+  if (!roles) rolesByPayload.set(payload, (roles = new Map()))
+  let role = roles.get(key)
+  if (!role) {
+    role = payload
+      .create({ collection: 'roles', data: { name: `test-role-${roles.size + 1}-${process.pid}`, permissions: permissions as never }, overrideAccess: true })
+      .then((r) => String(r.id))
+    roles.set(key, role)
+  }
+  staff += 1
+  const name = `staff${staff}x${process.pid}`
+  const user = await payload.create({
+    collection: 'users',
+    data: { email: `${name}@example.com`, username: name, password: 'a-long-password-1', roles: [await role], isActive: true },
+    overrideAccess: true,
+  })
+  return { id: String(user.id), token: await tokenFor(permissions, String(user.id)) }
+}
+
 export async function create(payload: Payload, collection: string, data: Record<string, unknown>): Promise<Doc> {
   return (await payload.create({ collection: collection as 'tags', data: data as never, overrideAccess: true })) as unknown as Doc
 }
@@ -69,7 +99,7 @@ export async function content(payload: Payload, data: Record<string, unknown>): 
 
 export const slugs = (body: any): string[] => body.data.map((d: any) => d.slug)
 
-/** Two signed-in members and two staff tokens (moderate + approve; delete) held by the admin. */
+/** Two signed-in members and two staff, each holding exactly its permissions: moderate + approve; delete. */
 export type Cast = { alice: { id: string; token: string }; bob: { id: string; token: string }; moderator: string; deleter: string; adminId: string }
 
 export async function twoMembersAndStaff(app: TestApp): Promise<Cast> {
@@ -79,8 +109,8 @@ export async function twoMembersAndStaff(app: TestApp): Promise<Cast> {
   return {
     alice: { id: String(a.id), token: (await login(app, a.email, a.password)).accessToken },
     bob: { id: String(b.id), token: (await login(app, b.email, b.password)).accessToken },
-    moderator: await tokenFor(['content.moderate', 'content.approve'], String(admin.id)),
-    deleter: await tokenFor(['content.delete'], String(admin.id)),
+    moderator: (await staffWith(app.payload, ['content.moderate', 'content.approve'])).token,
+    deleter: (await staffWith(app.payload, ['content.delete'])).token,
     adminId: String(admin.id),
   }
 }

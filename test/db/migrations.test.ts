@@ -67,6 +67,7 @@ describe.runIf(sqlite)('SQLite migrations', () => {
       expect(() => checkContentSchema(db)).not.toThrow()
       expect(present.has('table raw_schema_sync')).toBe(false)
       expect(db.prepare("SELECT name, n > 0 AS seeded FROM raw_versions ORDER BY name").all()).toEqual([
+        { name: 'access', seeded: 1 },
         { name: 'all_content', seeded: 1 },
         { name: 'branding', seeded: 1 },
         { name: 'content', seeded: 1 },

@@ -72,10 +72,11 @@ describe('the change feed on the wire', () => {
     expect(pipeline[0]).toEqual({ $changeStream: {} })
     const names = (pipeline[1]!.$match.$or as Document[])[0]!['ns.coll'].$in as string[]
     const model = (slug: string) => payload.db.collections[slug]!.collection.collectionName
-    for (const slug of ['content', 'surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets', 'media']) expect(names).toContain(model(slug))
+    // Users and roles too: who may write is kept per process under the access generation.
+    for (const slug of ['content', 'surfaces', 'groups', 'channels', 'platforms', 'tags', 'facets', 'media', 'users', 'roles']) expect(names).toContain(model(slug))
     expect(names).toContain(payload.db.globals.collection.collectionName)
-    // Not the service's own bookkeeping nor users: nothing a cache shows.
-    expect(names).not.toContain(model('users'))
+    // Not the service's own bookkeeping: nothing a cache shows.
+    expect(names).not.toContain(model('refresh-tokens'))
     expect(seen.lost).toBe(0)
   })
 
@@ -91,8 +92,10 @@ describe('the change feed on the wire', () => {
     server.changes.push({ operationType: 'insert', ns: ns('media') })
     server.changes.push({ operationType: 'delete', ns: ns('media') })
     server.changes.push({ operationType: 'replace', ns: { db: 'wire', coll: payload.db.globals.collection.collectionName } })
+    server.changes.push({ operationType: 'update', ns: ns('users') })
+    server.changes.push({ operationType: 'update', ns: ns('roles') })
     server.changes.push({ operationType: 'drop', ns: ns('groups') })
-    await until(() => seen.changed.length === 7, 'seven reports')
+    await until(() => seen.changed.length === 9, 'nine reports')
     expect(seen.changed).toEqual([
       ['content'],
       ['all_content'],
@@ -100,7 +103,9 @@ describe('the change feed on the wire', () => {
       ['taxonomy'],
       ['branding'],
       ['branding'],
-      ['content', 'all_content', 'taxonomy', 'branding'],
+      ['access'],
+      ['access'],
+      ['content', 'all_content', 'taxonomy', 'branding', 'access'],
     ])
     // The stream carries of a document only its id, what says whether the public sees it, and the names of the fields an update set.
     const pipeline = streams().at(-1)!.body.pipeline as Document[]
@@ -195,7 +200,7 @@ describe('the change feed on the wire', () => {
     await until(() => seen.restored === 1, 'the stream to open')
     server.changes.push({ operationType: 'invalidate' })
     await until(() => seen.restored === 2, 'a new stream')
-    expect(seen.changed).toEqual([['content', 'all_content', 'taxonomy', 'branding']])
+    expect(seen.changed).toEqual([['content', 'all_content', 'taxonomy', 'branding', 'access']])
     expect((streams().at(-1)!.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
   })
 

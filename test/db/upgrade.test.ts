@@ -128,10 +128,11 @@ describe.runIf(sqlite)('a SQLite database made by the release before migrations'
 
   it('keeps every row of users, roles, tokens, taxonomy, content, tags, events, the outbox and the counters', () => {
     const after = rowsOf(file)
-    // The counters gain all_content (20261127_110000_public_content_version); the others are kept.
-    const added = (after.raw_versions as { name: string }[]).filter((r) => r.name === 'all_content')
-    expect(added).toHaveLength(1)
-    after.raw_versions = (after.raw_versions as { name: string }[]).filter((r) => r.name !== 'all_content')
+    // The counters gain all_content (20261127_110000_public_content_version) and access
+    // (20261128_200642_access_standing); the others are kept.
+    const added = (after.raw_versions as { name: string }[]).filter((r) => r.name === 'all_content' || r.name === 'access')
+    expect(added.map((r) => r.name).sort()).toEqual(['access', 'all_content'])
+    after.raw_versions = (after.raw_versions as { name: string }[]).filter((r) => r.name !== 'all_content' && r.name !== 'access')
     for (const table of KEPT) {
       // Every old value kept; a column a later migration adds holds null on the old rows.
       const columns = Object.keys((before[table] as Record<string, unknown>[])[0] ?? {})

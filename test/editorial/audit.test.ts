@@ -9,7 +9,7 @@ import { engine } from '../../src/db/engine'
 import { recordedUpdate } from '../../src/db/workflow'
 import { approveContent, rejectContent } from '../../src/services/contentWrites'
 import { ADMIN, freshIp } from '../auth/helpers'
-import { content, taxonomy, tokenFor } from '../content/helpers'
+import { content, staffWith, taxonomy, tokenFor } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'
 
 type Setup = { app: TestApp; adminId: string; moderator: string; deleter: string; editor: string; catalog: string; member: string }
@@ -28,7 +28,8 @@ function setup(): Promise<Setup> {
       deleter: await tokenFor(['content.delete'], adminId),
       editor: await tokenFor(['tag.manage'], adminId),
       catalog: await tokenFor(['catalog.manage'], adminId),
-      member: await tokenFor([], adminId),
+      // A write is judged by its caller's record: the refusals need callers who lack the permission.
+      member: (await staffWith(app.payload, [])).token,
     }
   })()
   return ready
@@ -80,8 +81,9 @@ describe('the moderation audit trail', () => {
     expect((await app.request('DELETE', '/v1/content/audit-delete', { token: deleter })).status).toBe(200)
     expect((await app.request('DELETE', '/v1/content/audit-delete', { token: deleter })).status).toBe(200)
     expect((await app.request('GET', '/v1/content/audit-delete')).status).toBe(404)
-    // Restoring needs content.delete, like deleting.
-    const forbidden = await app.request('POST', '/v1/content/audit-delete/restore', { token: moderator })
+    // Restoring needs content.delete, like deleting (a caller with only moderation's permissions).
+    void moderator
+    const forbidden = await app.request('POST', '/v1/content/audit-delete/restore', { token: (await staffWith(app.payload, ['content.moderate', 'content.approve'])).token })
     expect(forbidden.status).toBe(403)
     expect(forbidden.body.error.code).toBe('auth.forbidden')
     const restored = await app.request('POST', '/v1/content/audit-delete/restore', { token: deleter })

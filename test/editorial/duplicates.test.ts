@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 
 import { engine } from '../../src/db/engine'
 import { normalizeUrl } from '../../src/platform/urlNormalize'
-import { content, taxonomy, tokenFor, twoMembersAndStaff } from '../content/helpers'
+import { content, staffWith, taxonomy, tokenFor, twoMembersAndStaff } from '../content/helpers'
 import { type TestApp, testApp } from '../support/app'
 
 describe('normalizeUrl', () => {
@@ -131,7 +131,7 @@ describe('POST /content/submit with a URL already present', () => {
     const del = await submit(app, deleter, { title: 'x', url: 'https://example.com/will-delete' })
     expect(del.status).toBe(409)
     expect(del.body.error.details).toBeUndefined()
-    const both = await tokenFor(['content.delete', 'content.moderate'], (await setup()).adminId)
+    const both = (await staffWith(app.payload, ['content.delete', 'content.moderate'])).token
     const seen = await submit(app, both, { title: 'x', url: 'https://example.com/will-delete' })
     expect(seen.status).toBe(409)
     expect(seen.body.error.details).toEqual({ slug: 'will-delete', status: 'pending' })

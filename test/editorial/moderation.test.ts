@@ -4,7 +4,7 @@ process.env.CONTENT_DEFAULT_GROUP_SLUG = 'data'
 import { describe, expect, it } from 'vitest'
 
 import { on } from '../../src/platform/events/bus'
-import { content, taxonomy, tokenFor } from '../content/helpers'
+import { content, staffWith, taxonomy } from '../content/helpers'
 import { testApp } from '../support/app'
 
 let ready: Promise<{ app: Awaited<ReturnType<typeof testApp>>; userId: string; submitter: string; moderator: string; deleter: string }> | undefined
@@ -13,14 +13,15 @@ function setup() {
   ready ??= (async () => {
     const app = await testApp()
     await taxonomy(app.payload)
-    const admin = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
-    const userId = String(admin.id)
+    // Callers holding exactly these permissions (a write is judged by its user's record).
+    const member = await staffWith(app.payload, [])
+    const userId = member.id
     return {
       app,
       userId,
-      submitter: await tokenFor([], userId),
-      moderator: await tokenFor(['content.moderate', 'content.approve', 'tag.manage'], userId),
-      deleter: await tokenFor(['content.delete'], userId),
+      submitter: member.token,
+      moderator: (await staffWith(app.payload, ['content.moderate', 'content.approve', 'tag.manage'])).token,
+      deleter: (await staffWith(app.payload, ['content.delete'])).token,
     }
   })()
   return ready

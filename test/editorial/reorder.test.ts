@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PERMISSIONS } from '../../src/auth/permissions'
 import { reorderTaxonomy } from '../../src/db/workflow'
 import { createUser, freshIp } from '../auth/helpers'
-import { tokenFor } from '../content/helpers'
+import { staffWith, tokenFor } from '../content/helpers'
 import type { Where } from 'payload'
 
 import type { Permission } from '../../src/auth/permissions'
@@ -27,7 +27,8 @@ beforeAll(async () => {
   app = await testApp()
   const actorId = String((await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!.id)
   editor = await tokenFor(['catalog.manage'], actorId)
-  member = await tokenFor(PERMISSIONS.filter((p) => p !== 'catalog.manage'), actorId)
+  // A write is judged by its caller's record: a user holding every permission but this one.
+  member = (await staffWith(app.payload, PERMISSIONS.filter((p) => p !== 'catalog.manage'))).token
   const post = async (path: string, body: Record<string, unknown>) => expect((await app.request('POST', path, { token: editor, body })).status).toBe(201)
   for (const [i, slug] of ['learn', 'watch', 'read'].entries()) {
     await post('/v1/catalog/surfaces', { slug, label: slug, routePrefix: `/${slug}`, browseMode: 'grid', accentColor: '#2563eb', displayOrder: i })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 
 import { renameTag } from '../../src/services/tagWrites'
 import { testApp } from '../support/app'
-import { content, facetId, taxonomy, tokenFor } from '../content/helpers'
+import { content, facetId, staffWith, taxonomy, tokenFor } from '../content/helpers'
 
 let ready: Promise<{ app: Awaited<ReturnType<typeof testApp>>; editor: string; actorId: string }> | undefined
 
@@ -51,7 +51,7 @@ describe('tag writes', () => {
 
     const anon = await app.request('POST', '/v1/tags', { body: { label: 'x', facet: 'topic' } })
     expect(anon.status).toBe(401)
-    const member = await app.request('POST', '/v1/tags', { token: await tokenFor(['content.submit'], actorId), body: { label: 'x', facet: 'topic' } })
+    const member = await app.request('POST', '/v1/tags', { token: (await staffWith(app.payload, ['content.submit'])).token, body: { label: 'x', facet: 'topic' } })
     expect(member.status).toBe(403)
     expect(member.body.error.code).toBe('auth.forbidden')
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { PERMISSIONS } from '../../src/auth/permissions'
-import { content, tokenFor } from '../content/helpers'
+import { content, staffWith, tokenFor } from '../content/helpers'
 import { testApp } from '../support/app'
 
 let ready: Promise<{ app: Awaited<ReturnType<typeof testApp>>; editor: string; admin: string }> | undefined
@@ -10,7 +10,8 @@ function setup() {
     const app = await testApp()
     // Writes re-check that the token's subject is an active user: sign for the bootstrap admin.
     actorId = String((await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!.id)
-    return { app, editor: await tokenFor(['catalog.manage'], actorId), admin: await tokenFor([...PERMISSIONS], actorId) }
+    // The editor holds catalog.manage alone (a write is judged by its caller's record); the admin all.
+    return { app, editor: (await staffWith(app.payload, ['catalog.manage'])).token, admin: await tokenFor([...PERMISSIONS], actorId) }
   })()
   return ready
 }
@@ -88,7 +89,7 @@ describe('taxonomy writes', () => {
     expect(ghost.body.error.code).toBe('surface.not_found')
     const ghostChannel = await app.request('PATCH', '/v1/catalog/surfaces/learn/groups/web/channels/ghost', { token: editor, body: { label: 'x' } })
     expect(ghostChannel.body.error.code).toBe('channel.not_found')
-    const moderator = await tokenFor(['content.moderate', 'tag.manage'], actorId)
+    const moderator = (await staffWith(app.payload, ['content.moderate', 'tag.manage'])).token
     expect((await app.request('POST', '/v1/catalog/platforms', { token: moderator, body: { slug: 'x', label: 'x', color: '#000000' } })).status).toBe(403)
   })
 

@@ -84,6 +84,57 @@ describe('cookie-authenticated writes from another origin: 403, nothing changes'
     expect(await statusOf(pendingId)).toBe('pending')
   })
 
+  it.each([
+    ['https:// for an http server (the scheme differs)', (origin: string) => origin.replace('http://', 'https://')],
+    ['another port of the same host', (origin: string) => origin.replace(/:(\d+)$/, (_, p) => `:${Number(p) + 1}`)],
+  ])('Origin %s: 403, nothing written (issue 52.8)', async (_name, to) => {
+    const label = `Scheme ${Math.random().toString(36).slice(2, 8)}`
+    const answer = await call('POST', '/api/tags', { cookie, origin: to(server.origin) }, tagForm(label))
+    expect(answer.status).toBe(403)
+    expect(answer.body).toMatchObject(REFUSED)
+    expect(await tagExists(label)).toBe(false)
+  })
+
+  it.each([
+    ['payload-token =<jwt>', (c: string) => c.replace('payload-token=', 'payload-token =')],
+    ['a space and another cookie first', (c: string) => `theme=dark;   ${c.replace('payload-token=', 'payload-token  =')}`],
+    ['a tab before the name', (c: string) => `a=1;\t${c}`],
+  ])('a session cookie written as %s: still the console’s session, still refused from another origin (issue 52.8)', async (_name, shape) => {
+    const variant = shape(cookie)
+    // Payload authenticates it: the gate must see it too.
+    const { payload } = await testApp()
+    const { user } = await payload.auth({ headers: new Headers({ cookie: variant }) })
+    expect(user?.email).toBe(ADMIN.email)
+    const label = `Variant ${Math.random().toString(36).slice(2, 8)}`
+    const answer = await call('POST', '/api/tags', { cookie: variant, origin: 'https://evil.example' }, tagForm(label))
+    expect(answer.status).toBe(403)
+    expect(await tagExists(label)).toBe(false)
+  })
+
+  it('the gate finds a session wherever Payload’s authentication does (a contract with its cookie parser)', async () => {
+    const { payload } = await testApp()
+    const { hasSessionCookie } = await import('../../src/edge/crossOrigin')
+    const token = /payload-token=([^;]+)/.exec(cookie)![1]!
+    const shapes = [
+      `payload-token=${token}`,
+      `payload-token =${token}`,
+      ` payload-token= ${token}`,
+      `x=1;payload-token=${token}`,
+      `x=1; payload-token=${token}; y=2`,
+      `x=%;payload-token=${token}`,
+      `payload-token=${token};payload-token=`,
+      `Payload-Token=${token}`,
+      `payload-token2=${token}`,
+      `xpayload-token=${token}`,
+      `payload-token${token}`,
+    ]
+    for (const shape of shapes) {
+      const { user } = await payload.auth({ headers: new Headers({ cookie: shape }) })
+      // Whenever Payload would sign this request in, the gate counts it as a session (the reverse may err on the safe side).
+      if (user) expect(hasSessionCookie(new Headers({ cookie: shape })), shape).toBe(true)
+    }
+  })
+
   it('a server action (POST /admin with Next-Action) from another origin: 403 before Next sees it', async () => {
     const answer = await call('POST', '/admin', { cookie, origin: 'https://evil.example', 'next-action': '0'.repeat(40), 'content-type': 'text/plain;charset=UTF-8' }, '[]')
     expect(answer.status).toBe(403)

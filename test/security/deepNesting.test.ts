@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/edge/jsonDepth'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/edge/jsonShape'
 import { consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 

@@ -82,6 +82,12 @@ const QUERIES = [
   'where[or][0][id][exists]=true&where[and][0][password][like]=a&depth=1e309',
   'limit=9&limit=10&limit=abc',
   'url=javascript:alert(1)&estimate=maybe',
+  // Point operators on fields that are no point, and objects where a value is compared (issue 52.5).
+  'where[alt][near]=1,2,3&where[createdAt][near]=1,2',
+  'where[alt][within][type]=Polygon&where[label][intersects][type]=Point',
+  'where[alt][like][0]=a&where[title][equals][x]=1&where[slug][in][a][b]=c',
+  'where={"createdAt":{"equals":"admin"}}',
+  'where[title][exists][$ne]=1&where[nope][nope]=1',
 ]
 const ODD_METHODS = ['PROPFIND', 'TRACE', 'CONNECT', 'FOO']
 

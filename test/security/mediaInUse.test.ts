@@ -30,7 +30,8 @@ beforeAll(async () => {
   const role = await app.payload.create({ collection: 'roles', data: { name: 'media-cataloguer', permissions: ['catalog.manage'] }, overrideAccess: true })
   const user = await createUser(app, [String(role.id)])
   cataloguer = await consoleCookie(app, user.email, user.password)
-  const admin = (await app.payload.find({ collection: 'users', limit: 1, overrideAccess: true })).docs[0]!
+  // A write is judged by its user's permissions now: the admin's (it holds these two).
+  const admin = (await app.payload.find({ collection: 'users', where: { email: { equals: 'admin@example.com' } }, limit: 1, overrideAccess: true })).docs[0]!
   submitter = String(admin.id)
   moderator = await tokenFor(['content.moderate', 'content.approve'], submitter)
 })

@@ -58,3 +58,25 @@ describe('Payload REST: 4xx, never 5xx', () => {
     expect(res.body.limit).toBe(5)
   })
 })
+
+describe('where operators a field cannot take (issue 52.5): 400 naming the field, for every caller', () => {
+  it.each([
+    ['/media', 'where[alt][near]=1,2,3', 'where.alt', 'operator'],
+    ['/media', 'where[alt][within][type]=Polygon', 'where.alt', 'operator'],
+    ['/media', 'where[alt][intersects][type]=Point', 'where.alt', 'operator'],
+    ['/media', 'where[alt][like][0]=a', 'where.alt', 'type'],
+    ['/media', 'where[alt][equals][x]=1', 'where.alt', 'type'],
+    ['/media', 'where[createdAt][near]=1,2', 'where.createdAt', 'operator'],
+    ['/media', 'where[alt][nope]=1', 'where.alt', 'operator'],
+    ['/content', 'where[title][near]=1,2', 'where.title', 'operator'],
+    ['/tags', 'where[label][equals][x]=1', 'where.label', 'type'],
+  ])('GET %s?%s: 400, %s (%s)', async (path, query, field, constraint) => {
+    const app = await testApp()
+    const admin = await consoleCookie(app, ADMIN.email, ADMIN.password)
+    for (const headers of [{}, { cookie: admin }] as Record<string, string>[]) {
+      const answer = await app.request('GET', `${path}?${query}`, { headers })
+      expect(answer.status, answer.text).toBe(400)
+      expect(answer.body.error).toMatchObject({ code: 'validation.failed', details: [{ field, constraint }] })
+    }
+  })
+})

@@ -20,7 +20,7 @@ type Field = { name: string; type: string; relationTo?: unknown }
 type Collection = { slug: string; fields: Field[] }
 type Caller = { name: string; cookie?: string; access: any }
 
-const SECRETS = ['hash', 'salt', 'sessions', 'passwordHash', 'tokenHash', 'resetPasswordToken', 'apiKey', 'apiKeyIndex']
+const SECRETS = ['hash', 'salt', 'sessions', 'passwordHash', 'passwordChangedAt', 'tokenHash', 'resetPasswordToken', 'apiKey', 'apiKeyIndex']
 /** Fields nobody may filter or sort by (an account's secrets and lock state), whoever asks. */
 const UNQUERYABLE = new Set([...SECRETS, 'resetPasswordExpiration', 'resetPasswordRequestedAt', 'lockUntil', 'loginAttempts'])
 

@@ -66,7 +66,7 @@ const FIELDS: Record<string, Record<string, FieldClass>> = {
   users: {
     ...SYSTEM, username: 'writable', roles: 'writable', isActive: 'writable', email: 'writable',
     passwordHash: 'secret', resetPasswordToken: 'secret', resetPasswordExpiration: 'secret', salt: 'secret', hash: 'secret',
-    resetPasswordRequestedAt: 'secret', sessions: 'secret',
+    resetPasswordRequestedAt: 'secret', sessions: 'secret', passwordChangedAt: 'secret',
   },
   roles: { ...SYSTEM, name: 'writable', description: 'writable', permissions: 'writable' },
   'refresh-tokens': {

@@ -226,9 +226,10 @@ describe('control characters', () => {
 })
 
 describe('echoed values', () => {
-  it('a 1,000,000-character value comes back cut to at most 200 characters', async () => {
+  it('a 100,000-character value comes back cut to at most 200 characters', async () => {
     const { app, token } = await setup()
-    const huge = 'a'.repeat(1_000_000)
+    // Within the body limit (128 KiB): a larger body is refused whole (413) before it is read.
+    const huge = 'a'.repeat(100_000)
     const slug = await app.request('POST', '/v1/slug/suggest', { body: { value: huge, entity: 'content' } })
     expect(slug.status).toBe(400)
     const [problem] = slug.body.error.details

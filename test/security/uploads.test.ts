@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
+import { deflateSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { uploadProblem } from '../../src/platform/media/uploadChecks'
@@ -100,5 +101,55 @@ describe('Payload REST over HTTP, as catalog.manage', () => {
     expect(file.headers.get('content-type')).toBe('image/svg+xml')
     expect(file.headers.get('content-security-policy')).toBe("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; font-src 'self' data:; sandbox; frame-ancestors 'none'")
     expect(file.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+})
+
+/** A PNG that declares `width` × `height` pixels (its header) with one row of data: no decoder needs more to read its size. */
+function declaredPng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const out = Buffer.alloc(12 + data.length)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc(body), 8 + data.length)
+    return out
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([8, 0, 0, 0, 0], 8) // 8-bit greyscale
+  const row = deflateSync(Buffer.alloc(1 + width))
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', row), chunk('IEND', Buffer.alloc(0))])
+}
+
+describe('images that decode to gigabytes (issue 52.6)', () => {
+  it.each([
+    [20_000, 20_000],
+    [60_000, 60_000],
+  ])('a PNG declaring %i × %i pixels: 400 naming the file and the limit, nothing stored', async (width, height) => {
+    const before = readdirSync(MEDIA_DIR, { withFileTypes: true }).length
+    const name = `huge-${width}.png`
+    const answer = await upload(name, declaredPng(width, height), 'image/png')
+    expect(answer.status, JSON.stringify(answer.body)).toBe(400)
+    expect(answer.body.errors[0].message).toContain('at most 50,000,000')
+    expect(answer.body.errors[0].data).toEqual({ field: 'file', constraint: 'max_pixels', limit: 50_000_000, width, height, frames: 1 })
+    expect(existsSync(path.join(MEDIA_DIR, name))).toBe(false)
+    expect(readdirSync(MEDIA_DIR, { withFileTypes: true }).length).toBe(before)
+  })
+
+  it('an image within the limit (7,000 × 7,000 declared) is stored', async () => {
+    const answer = await upload('large-but-fine.png', declaredPng(7_000, 7_000), 'image/png')
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+    expect(answer.body.doc).toMatchObject({ width: 7000, height: 7000 })
   })
 })

@@ -8,7 +8,7 @@
  * gathered once.
  */
 import { FTS_TOKENCHARS, TEXT_WEIGHTS } from '../searchTerms'
-import { DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS } from '../versionDomains'
+import { type Domain, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS } from '../versionDomains'
 import { TABLES, tableOf } from './tables'
 
 const CONTENT = TABLES.content
@@ -47,12 +47,18 @@ export const TEXT_CHANGE_TRIGGERS = ['raw_content_tc_ai', 'raw_content_tc_au', '
 /** The record of written rows each process marks its caches' rows by (../generations), kept by these triggers. */
 export const ROW_CHANGE_TRIGGERS = ['raw_content_rc_ai', 'raw_content_rc_au', 'raw_content_rc_ad', 'raw_content_rc_prune']
 
+/**
+ * Payload's side tables whose writes move a domain too: a user's roles (users_rels) and a role's
+ * permissions (roles_permissions) may change without their main row.
+ */
+const SIDE_TABLES: Partial<Record<Domain, readonly string[]>> = { access: ['users_rels', 'roles_permissions'] }
+
 /** The counters' triggers: every write to a domain's tables, updates and deletes of the tables it refers to. */
 function counterTriggers(): string[] {
   const out: string[] = []
   for (const domain of DOMAINS) {
-    for (const slug of VERSIONED_COLLECTIONS[domain]) {
-      for (const op of ['insert', 'update', 'delete']) out.push(`raw_version_${tableOf(slug)}_${op}`)
+    for (const table of [...VERSIONED_COLLECTIONS[domain].map(tableOf), ...(SIDE_TABLES[domain] ?? [])]) {
+      for (const op of ['insert', 'update', 'delete']) out.push(`raw_version_${table}_${op}`)
     }
     // Content's writes to public rows move the public generation too (../versionDomains).
     if (domain === 'content') for (const op of ['insert', 'update', 'delete']) out.push(`raw_version_${CONTENT}_${op}_public`)

@@ -7,7 +7,7 @@ import { engineOfUri, resolveDatabaseUri } from './databaseUri'
 
 export { configuredEngine } from './databaseUri'
 import { envSchema, type RawEnv } from './schema'
-import { TRUST_NOTHING, type TrustProxy } from './trustProxy'
+import { behindProxy, TRUST_NOTHING, type TrustProxy } from './trustProxy'
 
 export type { TrustProxy } from './trustProxy'
 
@@ -49,10 +49,21 @@ export type AppConfig = {
   seedDemo: boolean
   /** Uploaded files' folder (MEDIA_DIR), as given: absolute, or from the working directory. */
   mediaDir: string
+  /** The most pixels an uploaded image may declare (MEDIA_MAX_PIXELS). */
+  mediaMaxPixels: number
   /** Which proxies may name the client in X-Forwarded-For (src/edge/clientIp). */
   trustProxy: TrustProxy
   /** Node's headersTimeout and requestTimeout (server.ts), in seconds. */
   httpRequestTimeoutSeconds: number
+  /**
+   * Connections per process (`max`; undefined: from the descriptor limit, src/edge/connectionLimits)
+   * and per client address (0: no cap); how long one may stay open with no request (seconds).
+   */
+  connections: { max: number | undefined; perAddress: number; idleSeconds: number }
+  /** BEHIND_TLS: a TLS proxy is in front, so a request that reached us over plain HTTP was HTTPS to its client. */
+  behindTls: boolean
+  /** The console's session cookie is Secure: APP_PUBLIC_URL is https, or BEHIND_TLS says a TLS proxy is in front. */
+  secureCookies: boolean
   /** Request bodies past these sizes are refused with 413 before they are read (src/edge/bodyLimit). */
   bodyLimits: { json: number; upload: number }
   logLevel: string
@@ -192,8 +203,16 @@ export function parseConfig(
         : undefined,
     seedDemo: raw.SEED_DEMO,
     mediaDir: raw.MEDIA_DIR,
+    mediaMaxPixels: raw.MEDIA_MAX_PIXELS,
     trustProxy: raw.TRUST_PROXY ?? TRUST_NOTHING,
     httpRequestTimeoutSeconds: raw.HTTP_REQUEST_TIMEOUT_SECONDS,
+    connections: {
+      max: raw.HTTP_MAX_CONNECTIONS,
+      perAddress: raw.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      idleSeconds: raw.HTTP_IDLE_TIMEOUT_SECONDS ?? (behindProxy(raw.TRUST_PROXY ?? TRUST_NOTHING) || raw.BEHIND_TLS ? 65 : 10),
+    },
+    behindTls: raw.BEHIND_TLS,
+    secureCookies: raw.BEHIND_TLS || (raw.APP_PUBLIC_URL ?? '').toLowerCase().startsWith('https:'),
     bodyLimits: { json: raw.HTTP_BODY_LIMIT_BYTES, upload: raw.HTTP_UPLOAD_LIMIT_BYTES },
     logLevel: raw.LOG_LEVEL ?? (isProduction ? 'info' : raw.NODE_ENV === 'test' ? 'silent' : 'debug'),
     webConcurrency: raw.WEB_CONCURRENCY ?? (isProduction ? availableParallelism() : 1),

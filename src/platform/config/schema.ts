@@ -86,6 +86,11 @@ export const envSchema = z.object({
   SEED_DEMO: envBoolean.default(false),
   /** Where uploaded files are kept: a path, absolute or from the working directory. */
   MEDIA_DIR: z.string().min(1).default('data/media'),
+  /**
+   * The most pixels (width × height × frames) an uploaded image may declare: every browser that
+   * shows it decodes all of them (4 bytes each). 50 million holds an 8K frame or a 48 MP photo.
+   */
+  MEDIA_MAX_PIXELS: positiveInt.max(1_000_000_000).default(50_000_000),
   TRUST_PROXY: z
     .string()
     .transform((v, ctx) => {
@@ -97,8 +102,28 @@ export const envSchema = z.object({
     .optional(),
   /** Headers and body must arrive within this; the server answers 408 otherwise. */
   HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt.max(3600).default(30),
-  /** The largest request body of any kind but an upload, in bytes (413 past it, on every route). */
-  HTTP_BODY_LIMIT_BYTES: positiveInt.max(64 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * Connections one server process holds at once; past it a new one is closed at once. Default:
+   * the process's descriptor limit less a reserve for the database, its log, uploads and the
+   * metrics port (docs/operations.md), at most 10,000.
+   */
+  HTTP_MAX_CONNECTIONS: positiveInt.max(1_000_000).optional(),
+  /** Connections one client address holds at once in one process (0: no cap); a trusted proxy's are not counted. */
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: nonNegativeInt.max(1_000_000).default(256),
+  /**
+   * How long a connection may stay open with no request in it, in seconds. Default: 10 with no
+   * proxy in front, 65 behind one (TRUST_PROXY or BEHIND_TLS), longer than a load balancer's own idle time.
+   */
+  HTTP_IDLE_TIMEOUT_SECONDS: positiveInt.max(3600).optional(),
+  /** The service is reached over HTTPS through a proxy or load balancer (also implied by an https APP_PUBLIC_URL): the console's cookie is Secure. */
+  BEHIND_TLS: envBoolean.default(false),
+  /**
+   * The largest request body of any kind but an upload, in bytes (413 past it, on every route).
+   * 128 KiB holds every body the API and the console send (the largest, a reorder of 1,000
+   * slugs, ~70 KiB) and keeps parsing the worst of them (JSON of distinct keys, parsed twice on
+   * Payload's REST) within a turn of the loop: docs/api.md.
+   */
+  HTTP_BODY_LIMIT_BYTES: positiveInt.max(64 * 1024 * 1024).default(128 * 1024),
   /** The largest multipart/form-data body (a file upload and its fields), in bytes. */
   HTTP_UPLOAD_LIMIT_BYTES: positiveInt.max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Server processes sharing the port; default: one per CPU in production, 1 otherwise. */

@@ -10,6 +10,9 @@ export type TrustProxy = { kind: 'hops'; hops: number } | { kind: 'addresses'; a
 
 export const TRUST_NOTHING: TrustProxy = { kind: 'hops', hops: 0 }
 
+/** Whether a proxy is configured in front of the server at all. */
+export const behindProxy = (trust: TrustProxy): boolean => trust.kind === 'addresses' || trust.hops > 0
+
 function isAddressOrCidr(entry: string): boolean {
   const slash = entry.indexOf('/')
   if (slash === -1) return isIP(entry) !== 0

@@ -21,6 +21,8 @@ export const unsafeFileName = (name: string): boolean => CONTROL.test(name)
 
 /** The XML declaration's encoding, if it names one. */
 const DECLARED_ENCODING = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']/i
+/** The declaration comes first (after white space): only this much of a file is searched for it. */
+const DECLARATION_BYTES = 1024
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -49,7 +51,7 @@ export function uploadProblem(file: { name: string; mimetype: string; data: Uint
   } catch {
     return refuse('it is not valid UTF-8')
   }
-  const declared = DECLARED_ENCODING.exec(text.replace(/^\uFEFF/, ''))?.[1]
+  const declared = DECLARED_ENCODING.exec(text.slice(0, DECLARATION_BYTES).replace(/^\uFEFF/, ''))?.[1]
   if (declared !== undefined && !/^utf-?8$/i.test(declared.trim())) return refuse(`it declares encoding "${declared.slice(0, 40)}"`)
   return null
 }

@@ -7,6 +7,7 @@ import * as migration_20261127_100000_public_text_index from './20261127_100000_
 import * as migration_20261127_110000_public_content_version from './20261127_110000_public_content_version';
 import * as migration_20261127_120000_content_row_changes from './20261127_120000_content_row_changes';
 import * as migration_20261127_150000_unchanged_text_skips from './20261127_150000_unchanged_text_skips';
+import * as migration_20261128_200642_access_standing from './20261128_200642_access_standing';
 
 export const migrations = [
   {
@@ -27,31 +28,36 @@ export const migrations = [
   {
     up: migration_20261127_054909_slug_claims.up,
     down: migration_20261127_054909_slug_claims.down,
-    name: '20261127_054909_slug_claims'
+    name: '20261127_054909_slug_claims',
   },
   {
     up: migration_20261127_090000_text_changes.up,
     down: migration_20261127_090000_text_changes.down,
-    name: '20261127_090000_text_changes'
+    name: '20261127_090000_text_changes',
   },
   {
     up: migration_20261127_100000_public_text_index.up,
     down: migration_20261127_100000_public_text_index.down,
-    name: '20261127_100000_public_text_index'
+    name: '20261127_100000_public_text_index',
   },
   {
     up: migration_20261127_110000_public_content_version.up,
     down: migration_20261127_110000_public_content_version.down,
-    name: '20261127_110000_public_content_version'
+    name: '20261127_110000_public_content_version',
   },
   {
     up: migration_20261127_120000_content_row_changes.up,
     down: migration_20261127_120000_content_row_changes.down,
-    name: '20261127_120000_content_row_changes'
+    name: '20261127_120000_content_row_changes',
   },
   {
     up: migration_20261127_150000_unchanged_text_skips.up,
     down: migration_20261127_150000_unchanged_text_skips.down,
-    name: '20261127_150000_unchanged_text_skips'
+    name: '20261127_150000_unchanged_text_skips',
+  },
+  {
+    up: migration_20261128_200642_access_standing.up,
+    down: migration_20261128_200642_access_standing.down,
+    name: '20261128_200642_access_standing'
   },
 ];
