@@ -41,7 +41,8 @@ export const HOSTILE_REQUESTS: HostileRequest[] = [
   },
   { name: 'JSON of 128 KiB in distinct keys (anonymous upload)', method: 'POST', path: '/api/media', headers: { 'content-type': 'application/json' }, body: Buffer.from(distinctKeys()), status: 403 },
   { name: '128 KiB of control characters on /api/v1', method: 'POST', path: '/api/v1/slug/suggest', headers: { 'content-type': 'application/json' }, body: Buffer.from(controlStrings()), status: 400 },
-  { name: 'a Cookie header of 4,000 undecodable pairs', method: 'GET', path: '/api/media?limit=1', headers: { cookie: repeat(4000, () => 'a=%', ';') }, status: 400 },
+  // Within Node's 16 KiB of headers beside fetch's own.
+  { name: 'a Cookie header of 3,500 undecodable pairs', method: 'GET', path: '/api/media?limit=1', headers: { cookie: repeat(3500, () => 'a=%', ';') }, status: 400 },
 ]
 
 /** Sends the request; its status, or 0 when it failed in transit. */
