@@ -25,9 +25,11 @@ export async function ModerationQueueView({ initPageResult, params, searchParams
       queueFilterOptions(req.payload),
     ])
   }
+  // The filters as a query (without paging): the links' and the queue's status asks.
+  const filterQuery = new URLSearchParams()
+  for (const [k, v] of Object.entries(filters)) if (v !== undefined && k !== 'limit' && k !== 'offset' && !(k === 'sort' && v === 'oldest')) filterQuery.set(k, String(v))
   const link = (offset: number) => {
-    const q = new URLSearchParams()
-    for (const [k, v] of Object.entries(filters)) if (v !== undefined && k !== 'limit' && k !== 'offset') q.set(k, String(v))
+    const q = new URLSearchParams(filterQuery)
     q.set('offset', String(offset))
     return `/admin/moderation?${q.toString()}`
   }
@@ -47,7 +49,7 @@ export async function ModerationQueueView({ initPageResult, params, searchParams
     <ConsolePage initPageResult={initPageResult} params={params} searchParams={searchParams} title="Moderation queue">
       {canRead ? (
         <>
-          <form method="get" action="/admin/moderation" className="queue-filters" style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'end', margin: '12px 0' }}>
+          <form method="get" action="/admin/moderation" className="queue-filters">
             <label>
               Search
               <br />
@@ -82,7 +84,7 @@ export async function ModerationQueueView({ initPageResult, params, searchParams
             <button type="submit" className="btn btn--style-primary btn--size-small" style={{ margin: 0 }}>Apply</button>
             <a href="/admin/moderation">Clear</a>
           </form>
-          <ModerationList rows={page.items} total={page.total} offset={page.offset} canApprove={held.includes('content.approve')} />
+          <ModerationList rows={page.items} total={page.total} offset={page.offset} canApprove={held.includes('content.approve')} filters={filterQuery.toString()} />
           <p style={{ display: 'flex', gap: 16 }}>
             {page.offset > 0 && <a href={link(Math.max(0, page.offset - page.limit))} className="queue-prev">← Previous</a>}
             {page.offset + page.items.length < page.total && <a href={link(page.offset + page.limit)} className="queue-next">Next →</a>}
