@@ -65,6 +65,8 @@ describe("a moderator's paths (Chromium)", () => {
     await page.waitForURL((url) => url.pathname === '/admin/moderation', { timeout: 30_000 })
     await page.goto(`${server.baseUrl}/admin/collections/tags`)
     await page.locator('.collection-list').waitFor({ timeout: 50_000 })
+    // Hydrated: the key's listener is attached (a key pressed before is lost; a busy run once pressed it too soon).
+    await page.locator('a.queue-shortcut[data-keys="ready"]').waitFor({ timeout: 50_000 })
     await page.keyboard.press('q')
     await page.waitForURL((url) => url.pathname === '/admin/moderation', { timeout: 30_000 })
   })
