@@ -851,37 +851,37 @@ export interface PayloadMigrationsSelect<T extends boolean = true> {
 export interface Branding {
   id: number;
   /**
-   * Empty: APP_NAME
+   * The name people see in the extension, on this console's sign-in page and in its tab. Empty: “App”, this deployment's default.
    */
   name?: string | null;
   /**
-   * Empty: APP_TAGLINE
+   * A short line under the name in the extension. Empty: no tagline.
    */
   tagline?: string | null;
   /**
-   * Empty: APP_DESCRIPTION
+   * A few sentences about the collection, for the extension's about page. Empty: no description.
    */
   description?: string | null;
   logo?: (string | null) | Media;
   /**
-   * Used when no logo is uploaded: https://… or /path. Empty: APP_LOGO_URL
+   * Or a logo's address, used when none is uploaded: https://… or a path on this site such as /logo.png. Empty: no logo.
    */
   logoUrl?: string | null;
   icon?: (string | null) | Media;
   /**
-   * Used when no icon is uploaded: https://… or /path. Empty: APP_ICON_URL
+   * Or a small square icon's address (the header's and the browser tab's), used when none is uploaded. Empty: no icon: the logo, or the name's first letter.
    */
   iconUrl?: string | null;
   /**
-   * Empty: APP_PRIMARY_COLOR
+   * The accent of buttons and highlights, in the extension and here. Empty: “#3b82f6”, this deployment's default.
    */
   primaryColor?: string | null;
   /**
-   * https://…; empty: APP_PUBLIC_URL
+   * The address people reach this service at (https://…): links the extension shows start with it. Empty: no address: links start with the address each visitor used.
    */
   publicUrl?: string | null;
   /**
-   * When off, POST /api/v1/content/submit answers 403 content.submissions_closed.
+   * When off, the extension’s Submit button is disabled and new submissions are refused; what is already in the queue stays.
    */
   submissionsOpen?: boolean | null;
   updatedAt?: string | null;

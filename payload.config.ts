@@ -45,6 +45,12 @@ export default buildConfig({
     // The default gravatar would call out to the internet.
     avatar: 'default',
     components: {
+      // The team's branding, as the branding global says now (Brand.tsx).
+      graphics: {
+        Logo: '/app/(payload)/admin/_components/Brand#BrandLogo',
+        Icon: '/app/(payload)/admin/_components/Brand#BrandIcon',
+      },
+      header: ['/app/(payload)/admin/_components/Brand#BrandStyle'],
       afterNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
       // The queue in one click (the header) or one key (q), from anywhere in the console.
       actions: ['/app/(payload)/admin/_components/QueueShortcut#QueueShortcut'],

@@ -1,6 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
+import { getConfig } from '../src/platform/config'
 import { globalWriteHook } from './hooks/domainWrites'
 import { TEXT_LIMITS, textValidator } from '../src/platform/text'
 import { brandingUrlValidator, publicUrlValidator } from '../src/platform/urlPolicy'
@@ -9,7 +10,10 @@ import { COLOR_PICKER } from './taxonomyFields'
 /**
  * Branding edited in the admin panel. Empty fields fall back to their environment variables
  * (src/services/branding). selfRegistration is not here: it always reflects the environment.
+ * The help speaks to an editor (issue 53.5): what a field changes, and what an empty one shows.
  */
+const defaults = getConfig().branding
+const whenEmpty = (value: string, what: string) => (value ? ` Empty: “${value}”, this deployment's default.` : ` Empty: no ${what}.`)
 export const Branding: GlobalConfig = {
   slug: 'branding',
   admin: { group: 'Branding' },
@@ -18,9 +22,24 @@ export const Branding: GlobalConfig = {
   hooks: { afterChange: [globalWriteHook('branding')] },
   fields: [
     { name: 'preview', type: 'ui', admin: { components: { Field: '/app/(payload)/admin/_components/BrandingPreview#BrandingPreview' } } },
-    { name: 'name', type: 'text', validate: textValidator(TEXT_LIMITS.brandingName), admin: { description: 'Empty: APP_NAME' } },
-    { name: 'tagline', type: 'text', validate: textValidator(TEXT_LIMITS.tagline), admin: { description: 'Empty: APP_TAGLINE' } },
-    { name: 'description', type: 'textarea', validate: textValidator(TEXT_LIMITS.brandingDescription), admin: { description: 'Empty: APP_DESCRIPTION' } },
+    {
+      name: 'name',
+      type: 'text',
+      validate: textValidator(TEXT_LIMITS.brandingName),
+      admin: { description: `The name people see in the extension, on this console's sign-in page and in its tab.${whenEmpty(defaults.name, 'name')}` },
+    },
+    {
+      name: 'tagline',
+      type: 'text',
+      validate: textValidator(TEXT_LIMITS.tagline),
+      admin: { description: `A short line under the name in the extension.${whenEmpty(defaults.tagline, 'tagline')}` },
+    },
+    {
+      name: 'description',
+      type: 'textarea',
+      validate: textValidator(TEXT_LIMITS.brandingDescription),
+      admin: { description: `A few sentences about the collection, for the extension's about page.${whenEmpty(defaults.description, 'description')}` },
+    },
     {
       type: 'row',
       fields: [
@@ -29,7 +48,7 @@ export const Branding: GlobalConfig = {
           name: 'logoUrl',
           type: 'text',
           validate: brandingUrlValidator,
-          admin: { description: 'Used when no logo is uploaded: https://… or /path. Empty: APP_LOGO_URL' },
+          admin: { description: `Or a logo's address, used when none is uploaded: https://… or a path on this site such as /logo.png.${whenEmpty(defaults.logoUrl, 'logo')}` },
         },
       ],
     },
@@ -41,7 +60,7 @@ export const Branding: GlobalConfig = {
           name: 'iconUrl',
           type: 'text',
           validate: brandingUrlValidator,
-          admin: { description: 'Used when no icon is uploaded: https://… or /path. Empty: APP_ICON_URL' },
+          admin: { description: `Or a small square icon's address (the header's and the browser tab's), used when none is uploaded.${whenEmpty(defaults.iconUrl, 'icon: the logo, or the name\'s first letter')}` },
         },
       ],
     },
@@ -50,14 +69,19 @@ export const Branding: GlobalConfig = {
       type: 'text',
       validate: (value: unknown) =>
         value == null || value === '' || /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(String(value)) || 'Use a hex colour like #3b82f6',
-      admin: { description: 'Empty: APP_PRIMARY_COLOR', components: { Field: COLOR_PICKER } },
+      admin: { description: `The accent of buttons and highlights, in the extension and here.${whenEmpty(defaults.primaryColor, 'accent')}`, components: { Field: COLOR_PICKER } },
     },
-    { name: 'publicUrl', type: 'text', validate: publicUrlValidator, admin: { description: 'https://…; empty: APP_PUBLIC_URL' } },
+    {
+      name: 'publicUrl',
+      type: 'text',
+      validate: publicUrlValidator,
+      admin: { description: `The address people reach this service at (https://…): links the extension shows start with it.${whenEmpty(defaults.publicUrl, 'address: links start with the address each visitor used')}` },
+    },
     {
       name: 'submissionsOpen',
       type: 'checkbox',
       defaultValue: true,
-      admin: { description: 'When off, POST /api/v1/content/submit answers 403 content.submissions_closed.' },
+      admin: { description: 'When off, the extension’s Submit button is disabled and new submissions are refused; what is already in the queue stays.' },
     },
   ],
 }

@@ -1,8 +1,8 @@
-import { APIError, type CollectionAfterReadHook, type CollectionBeforeChangeHook, type CollectionConfig } from 'payload'
+import { APIError, type CollectionAfterReadHook, type CollectionBeforeChangeHook, type CollectionConfig, type FieldAccess } from 'payload'
 
 import { allowIf, canEnterConsole } from '../access/collectionAccess'
 import { getConfig } from '../src/platform/config'
-import { permissionsOf } from '../access/userPermissions'
+import { permissionsOf, permissionsOfUser } from '../access/userPermissions'
 import { domainWriteHooks } from './hooks/domainWrites'
 import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from './hooks/users'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
@@ -31,6 +31,8 @@ const enforceGrantRule: CollectionBeforeChangeHook = async ({ data, originalDoc,
   return data
 }
 
+const managesUsers: FieldAccess = ({ req }) => permissionsOf(req).includes('user.manage')
+
 /**
  * Payload's admin-panel sessions never leave through its REST. The field's read access
  * empties them; Payload then writes `sessions: []`, which this removes. Payload's own session
@@ -53,15 +55,19 @@ export const Users: CollectionConfig = {
   // maxLoginAttempts 0: lockouts are replaced by the database-backed rate limits. The session
   // cookie is Secure whenever the console is reached over HTTPS (an https APP_PUBLIC_URL, or BEHIND_TLS).
   auth: { depth: 1, useAPIKey: false, maxLoginAttempts: 0, cookies: { secure: getConfig().secureCookies, sameSite: 'Lax' } },
-  admin: { useAsTitle: 'email', defaultColumns: ['email', 'username', 'roles', 'isActive'], group: 'Access' },
+  admin: {
+    useAsTitle: 'email',
+    defaultColumns: ['email', 'username', 'roles', 'isActive'],
+    group: 'Access',
+    // In the nav for those who manage users; everyone else reaches their own record as the Account view.
+    hidden: ({ user }) => !permissionsOfUser(user as Parameters<typeof permissionsOfUser>[0]).includes('user.manage'),
+  },
   access: {
     admin: canEnterConsole,
-    // Console users may read their own record (the admin panel needs it); all users need user.manage.
-    read: ({ req }) => {
-      if (!req.user || !canEnterConsole({ req })) return false
-      if (permissionsOf(req).includes('user.manage')) return true
-      return { id: { equals: req.user.id } }
-    },
+    // Console users see people by name and email wherever an item names them (a submitter, a
+    // lock's holder, an audit entry: issue 53.6); who holds which roles and whether an account is
+    // active only with user.manage (the fields' own access below).
+    read: ({ req }) => req.user != null && canEnterConsole({ req }),
     create: allowIf('user.manage'),
     update: allowIf('user.manage'),
     delete: () => false,
@@ -86,8 +92,9 @@ export const Users: CollectionConfig = {
       hooks: { beforeValidate: [({ value }) => (typeof value === 'string' ? normalizeUsername(value) : value)] },
       validate: (value: unknown) => (typeof value === 'string' ? (usernameProblem(value) ?? true) : 'The username is required.'),
     },
-    { name: 'roles', type: 'relationship', relationTo: 'roles', hasMany: true, saveToJWT: false },
-    { name: 'isActive', type: 'checkbox', defaultValue: true, index: true },
+    // Read with user.manage only: showing them means reading roles, which a moderator may not.
+    { name: 'roles', type: 'relationship', relationTo: 'roles', hasMany: true, saveToJWT: false, access: { read: managesUsers } },
+    { name: 'isActive', type: 'checkbox', defaultValue: true, index: true, access: { read: managesUsers } },
     // The only password store: argon2id. Never readable through Payload, never shown.
     { name: 'passwordHash', type: 'text', hidden: true, access: { read: () => false } },
     // When the password last changed, set with the hash (collections/hooks/users.ts) and by

@@ -105,7 +105,13 @@ function readable(caller: Caller, chain: { collection: string; field: string }[]
     if (UNQUERYABLE.has(field)) return false
     const entity = caller.access?.collections?.[collection]
     if (!entity?.read) return false
-    return entity.fields?.[field]?.read?.permission !== false
+    // Payload's permissions say a field's read as `{ permission }` or, sanitized, as a bare boolean,
+    // and leave out a field the caller may not read.
+    const given = entity.fields as Record<string, { read?: boolean | { permission?: boolean } }> | boolean | undefined
+    const fields = typeof given === 'object' ? given : undefined
+    if (fields && !(field in fields) && field !== 'id') return false
+    const read = fields?.[field]?.read
+    return read !== false && (typeof read !== 'object' || read.permission !== false)
   })
 }
 

@@ -4,6 +4,9 @@ import { TagSlugsField as TagSlugsField_cfc2c360862fc547f993eef578a31969 } from 
 import { ContentModerationActions as ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79 } from '../../../app/(payload)/admin/_components/ContentModerationActions'
 import { ContentModerationHistory as ContentModerationHistory_0d8800e85e2239091dc6ecb83f04837f } from '../../../app/(payload)/admin/_components/ContentModerationHistory'
 import { BrandingPreview as BrandingPreview_86d8a3ee674c4be766b6a1f3c0d6f946 } from '../../../app/(payload)/admin/_components/BrandingPreview'
+import { BrandStyle as BrandStyle_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
+import { BrandIcon as BrandIcon_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
+import { BrandLogo as BrandLogo_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
 import { QueueShortcut as QueueShortcut_48442ac8c3f24ad974cba37c38a97200 } from '../../../app/(payload)/admin/_components/QueueShortcut'
 import { ConsoleNavLinks as ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e } from '../../../app/(payload)/admin/_components/ConsoleNavLinks'
 import { Dashboard as Dashboard_7e9d415c85bb8921a23e77db3cdc3488 } from '../../../app/(payload)/admin/_components/Dashboard'
@@ -21,6 +24,9 @@ export const importMap = {
   "/app/(payload)/admin/_components/ContentModerationActions#ContentModerationActions": ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79,
   "/app/(payload)/admin/_components/ContentModerationHistory#ContentModerationHistory": ContentModerationHistory_0d8800e85e2239091dc6ecb83f04837f,
   "/app/(payload)/admin/_components/BrandingPreview#BrandingPreview": BrandingPreview_86d8a3ee674c4be766b6a1f3c0d6f946,
+  "/app/(payload)/admin/_components/Brand#BrandStyle": BrandStyle_b6d590d2e82ec4979fb765b427469927,
+  "/app/(payload)/admin/_components/Brand#BrandIcon": BrandIcon_b6d590d2e82ec4979fb765b427469927,
+  "/app/(payload)/admin/_components/Brand#BrandLogo": BrandLogo_b6d590d2e82ec4979fb765b427469927,
   "/app/(payload)/admin/_components/QueueShortcut#QueueShortcut": QueueShortcut_48442ac8c3f24ad974cba37c38a97200,
   "/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks": ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e,
   "/app/(payload)/admin/_components/Dashboard#Dashboard": Dashboard_7e9d415c85bb8921a23e77db3cdc3488,

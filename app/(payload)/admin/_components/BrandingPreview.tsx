@@ -3,42 +3,27 @@
 import { useFormFields } from '@payloadcms/ui'
 import React from 'react'
 
-const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
-
-/** WCAG's relative luminance of a hex colour. */
-function luminance(hex: string): number {
-  const six = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c).join('') : hex.slice(1)
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(six.slice(i, i + 2), 16) / 255
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  })
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-}
-
-/** The text colour (white or black) that reads best on the accent, and its contrast ratio. */
-function textOn(accent: string): { color: string; ratio: number } {
-  const l = luminance(accent)
-  const onWhite = 1.05 / (l + 0.05)
-  const onBlack = (l + 0.05) / 0.05
-  return onWhite >= onBlack ? { color: '#fff', ratio: onWhite } : { color: '#000', ratio: onBlack }
-}
+import { HEX, textOn } from './contrast'
 
 export function BrandingPreview() {
   const name = useFormFields(([f]) => f.name?.value as string | undefined)
   const tagline = useFormFields(([f]) => f.tagline?.value as string | undefined)
   const color = useFormFields(([f]) => f.primaryColor?.value as string | undefined)
   const logoUrl = useFormFields(([f]) => f.logoUrl?.value as string | undefined)
+  const logo = useFormFields(([f]) => f.logo?.value as string | { url?: string } | null | undefined)
+  // An uploaded logo (its id, once chosen: its file is served by id's record) wins over a URL, as on /meta.
+  const uploaded = typeof logo === 'object' && logo?.url ? logo.url : typeof logo === 'string' && logo ? `/api/media/${logo}` : undefined
   const accent = color && HEX.test(color) ? color : '#3b82f6'
   // Text on the accent in whichever of white and black reads better (WCAG contrast).
   const text = textOn(accent)
   return (
     <div className="branding-preview" style={{ margin: '8px 0 24px', border: '1px solid var(--theme-elevation-150)', borderRadius: 8, overflow: 'hidden', maxWidth: 420 }}>
       <div style={{ background: accent, color: text.color, padding: '12px 16px', display: 'flex', gap: 12, alignItems: 'center' }}>
-        {logoUrl ? <img src={logoUrl} alt="" style={{ height: 28 }} /> : null}
-        <strong>{name || 'App (from APP_NAME)'}</strong>
+        {uploaded ? <LogoOf media={uploaded} /> : logoUrl ? <img src={logoUrl} alt="" style={{ height: 28 }} /> : null}
+        <strong>{name || 'App (the default name)'}</strong>
       </div>
       <div style={{ padding: '12px 16px' }}>
-        <div style={{ color: 'var(--theme-elevation-650)' }}>{tagline || 'Tagline (from APP_TAGLINE)'}</div>
+        <div style={{ color: 'var(--theme-elevation-650)' }}>{tagline || 'Your tagline'}</div>
         <button type="button" style={{ marginTop: 10, background: accent, color: text.color, border: 0, borderRadius: 4, padding: '6px 12px' }}>
           Submit a link
         </button>
@@ -50,4 +35,21 @@ export function BrandingPreview() {
       </div>
     </div>
   )
+}
+
+/** An uploaded logo: a media record's URL as is, or its id's record read for its file's URL. */
+function LogoOf({ media }: { media: string }) {
+  const [src, setSrc] = React.useState(media.startsWith('/api/media/') && !media.includes('/file/') ? undefined : media)
+  React.useEffect(() => {
+    if (src !== undefined) return
+    let live = true
+    fetch(`${media}?depth=0`, { credentials: 'same-origin' })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((doc: { url?: string } | null) => live && doc?.url && setSrc(doc.url))
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [media, src])
+  return src ? <img src={src} alt="" style={{ height: 28 }} /> : null
 }
