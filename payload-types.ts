@@ -229,6 +229,7 @@ export interface Facet {
   label: string;
   color: string;
   displayOrder?: number | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -239,6 +240,7 @@ export interface Facet {
 export interface Media {
   id: string;
   alt?: string | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
   url?: string | null;
@@ -270,6 +272,7 @@ export interface Surface {
   accentColor: string;
   displayOrder: number;
   isActive?: boolean | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -288,6 +291,7 @@ export interface Group {
   color: string;
   displayOrder: number;
   isActive?: boolean | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -305,6 +309,7 @@ export interface Channel {
   label: string;
   displayOrder: number;
   isActive?: boolean | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -322,6 +327,7 @@ export interface Platform {
   color: string;
   displayOrder: number;
   isActive?: boolean | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -337,6 +343,7 @@ export interface Tag {
   slug: string;
   label: string;
   facet: string | Facet;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -374,6 +381,7 @@ export interface Content {
   rejectionReason?: string | null;
   thumbnail?: (string | null) | Media;
   thumbnailUrl?: string | null;
+  editedBy?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -629,6 +637,7 @@ export interface FacetsSelect<T extends boolean = true> {
   label?: T;
   color?: T;
   displayOrder?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -639,6 +648,7 @@ export interface FacetsSelect<T extends boolean = true> {
 export interface MediaSelect<T extends boolean = true> {
   id?: T;
   alt?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
   url?: T;
@@ -664,6 +674,7 @@ export interface SurfacesSelect<T extends boolean = true> {
   accentColor?: T;
   displayOrder?: T;
   isActive?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -679,6 +690,7 @@ export interface GroupsSelect<T extends boolean = true> {
   color?: T;
   displayOrder?: T;
   isActive?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -693,6 +705,7 @@ export interface ChannelsSelect<T extends boolean = true> {
   label?: T;
   displayOrder?: T;
   isActive?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -707,6 +720,7 @@ export interface PlatformsSelect<T extends boolean = true> {
   color?: T;
   displayOrder?: T;
   isActive?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -719,6 +733,7 @@ export interface TagsSelect<T extends boolean = true> {
   slug?: T;
   label?: T;
   facet?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -745,6 +760,7 @@ export interface ContentSelect<T extends boolean = true> {
   rejectionReason?: T;
   thumbnail?: T;
   thumbnailUrl?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -884,6 +900,7 @@ export interface Branding {
    * When off, the extension’s Submit button is disabled and new submissions are refused; what is already in the queue stays.
    */
   submissionsOpen?: boolean | null;
+  editedBy?: string | null;
   updatedAt?: string | null;
   createdAt?: string | null;
 }
@@ -902,6 +919,7 @@ export interface BrandingSelect<T extends boolean = true> {
   primaryColor?: T;
   publicUrl?: T;
   submissionsOpen?: T;
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;

@@ -25,6 +25,7 @@ import { getConfig } from './src/platform/config'
 import { engine } from './src/db/engine'
 import { logger } from './src/platform/logging'
 import { onStart } from './src/startup/startup'
+import { withEditGuard, withGlobalEditGuard } from './collections/editGuard'
 import { withRelationshipChecks } from './collections/relationshipChecks'
 import { restrictPayloadCollections } from './access/payloadCollections'
 
@@ -75,7 +76,7 @@ export default buildConfig({
     },
   },
   // The console's custom endpoints (endpoints/console.ts) are attached here, by collection.
-  collections: withRelationshipChecks(engine().withIds(withConsoleEndpoints([
+  collections: withRelationshipChecks(engine().withIds(withEditGuard(withConsoleEndpoints([
     Users,
     Roles,
     RefreshTokens,
@@ -91,8 +92,8 @@ export default buildConfig({
     TagRenames,
     ModerationEvents,
     SlugClaims,
-  ]))),
-  globals: withRelationshipChecks([Branding]),
+  ])))),
+  globals: withRelationshipChecks(withGlobalEditGuard([Branding])),
   db: engine().adapter(config.database),
   // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose
   // claim is atomic across processes (Payload's runJobs finds, then updates: two runners can

@@ -63,6 +63,8 @@ const TABLE: Record<string, Entry> = {
 /** Who writes each field through REST: the document's writers, nobody (workflow, derived, secret, system). */
 type FieldClass = 'writable' | 'workflow' | 'derived' | 'secret' | 'system'
 const SYSTEM = { id: 'system', updatedAt: 'system', createdAt: 'system' } as const
+/** The console edits these: its last editor, set by the edit guard, never by a client (collections/editGuard.ts). */
+const EDITED = { editedBy: 'derived' } as const
 const FIELDS: Record<string, Record<string, FieldClass>> = {
   users: {
     ...SYSTEM, username: 'writable', roles: 'writable', isActive: 'writable', email: 'writable',
@@ -74,18 +76,18 @@ const FIELDS: Record<string, Record<string, FieldClass>> = {
     ...SYSTEM, userId: 'secret', familyId: 'secret', tokenHash: 'secret', expiresAt: 'secret', revokedAt: 'secret', revokedReason: 'secret',
     graceToken: 'secret', graceUntil: 'secret', createdUserAgent: 'secret', createdIp: 'secret',
   },
-  facets: { ...SYSTEM, key: 'writable', label: 'writable', color: 'writable', displayOrder: 'writable' },
+  facets: { ...SYSTEM, ...EDITED, key: 'writable', label: 'writable', color: 'writable', displayOrder: 'writable' },
   media: {
-    ...SYSTEM, alt: 'writable', url: 'derived', thumbnailURL: 'derived', filename: 'derived', mimeType: 'derived', filesize: 'derived',
+    ...SYSTEM, ...EDITED, alt: 'writable', url: 'derived', thumbnailURL: 'derived', filename: 'derived', mimeType: 'derived', filesize: 'derived',
     width: 'derived', height: 'derived', focalX: 'writable', focalY: 'writable',
   },
-  surfaces: { ...SYSTEM, slug: 'workflow', label: 'writable', routePrefix: 'writable', browseMode: 'writable', accentColor: 'writable', displayOrder: 'writable', isActive: 'workflow' },
-  groups: { ...SYSTEM, surface: 'writable', slug: 'workflow', label: 'writable', color: 'writable', displayOrder: 'writable', isActive: 'workflow' },
-  channels: { ...SYSTEM, group: 'writable', slug: 'workflow', label: 'writable', displayOrder: 'writable', isActive: 'workflow' },
-  platforms: { ...SYSTEM, slug: 'workflow', label: 'writable', color: 'writable', displayOrder: 'writable', isActive: 'workflow' },
-  tags: { ...SYSTEM, slug: 'workflow', label: 'writable', facet: 'writable' },
+  surfaces: { ...SYSTEM, ...EDITED, slug: 'workflow', label: 'writable', routePrefix: 'writable', browseMode: 'writable', accentColor: 'writable', displayOrder: 'writable', isActive: 'workflow' },
+  groups: { ...SYSTEM, ...EDITED, surface: 'writable', slug: 'workflow', label: 'writable', color: 'writable', displayOrder: 'writable', isActive: 'workflow' },
+  channels: { ...SYSTEM, ...EDITED, group: 'writable', slug: 'workflow', label: 'writable', displayOrder: 'writable', isActive: 'workflow' },
+  platforms: { ...SYSTEM, ...EDITED, slug: 'workflow', label: 'writable', color: 'writable', displayOrder: 'writable', isActive: 'workflow' },
+  tags: { ...SYSTEM, ...EDITED, slug: 'workflow', label: 'writable', facet: 'writable' },
   content: {
-    ...SYSTEM, slug: 'writable', title: 'writable', description: 'writable', url: 'writable', urlKey: 'derived', urlKeyOrdinal: 'derived',
+    ...SYSTEM, ...EDITED, slug: 'writable', title: 'writable', description: 'writable', url: 'writable', urlKey: 'derived', urlKeyOrdinal: 'derived',
     tagSlugs: 'writable', group: 'writable', channel: 'writable', platform: 'writable', status: 'workflow', isActive: 'workflow',
     submittedBy: 'workflow', approvedAt: 'workflow', rejectionReason: 'workflow', thumbnail: 'writable', thumbnailUrl: 'derived',
   },
@@ -102,7 +104,7 @@ const FIELDS: Record<string, Record<string, FieldClass>> = {
   'payload-migrations': { updatedAt: 'system', createdAt: 'system', name: 'system', batch: 'system' },
   branding: {
     updatedAt: 'system', createdAt: 'system', name: 'writable', tagline: 'writable', description: 'writable', logo: 'writable', logoUrl: 'writable', icon: 'writable',
-    iconUrl: 'writable', primaryColor: 'writable', publicUrl: 'writable', submissionsOpen: 'writable',
+    iconUrl: 'writable', primaryColor: 'writable', publicUrl: 'writable', submissionsOpen: 'writable', ...EDITED,
   },
 }
 

@@ -1,4 +1,5 @@
 import { ColorField as ColorField_0a32c7ae90559e357255dd4df68a631b } from '../../../app/(payload)/admin/_components/ColorField'
+import { LastEdited as LastEdited_c320d50019f561107ffd1261dfd05a99 } from '../../../app/(payload)/admin/_components/LastEdited'
 import { TagRenameAction as TagRenameAction_84468280df0ae27df066c23bcd1efb5a } from '../../../app/(payload)/admin/_components/TagRenameAction'
 import { TagSlugsField as TagSlugsField_cfc2c360862fc547f993eef578a31969 } from '../../../app/(payload)/admin/_components/TagSlugsField'
 import { ContentModerationActions as ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79 } from '../../../app/(payload)/admin/_components/ContentModerationActions'
@@ -19,6 +20,7 @@ import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } f
 /** @type import('payload').ImportMap */
 export const importMap = {
   "/app/(payload)/admin/_components/ColorField#ColorField": ColorField_0a32c7ae90559e357255dd4df68a631b,
+  "/app/(payload)/admin/_components/LastEdited#LastEdited": LastEdited_c320d50019f561107ffd1261dfd05a99,
   "/app/(payload)/admin/_components/TagRenameAction#TagRenameAction": TagRenameAction_84468280df0ae27df066c23bcd1efb5a,
   "/app/(payload)/admin/_components/TagSlugsField#TagSlugsField": TagSlugsField_cfc2c360862fc547f993eef578a31969,
   "/app/(payload)/admin/_components/ContentModerationActions#ContentModerationActions": ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79,

@@ -8,6 +8,7 @@ import * as migration_20261127_110000_public_content_version from './20261127_11
 import * as migration_20261127_120000_content_row_changes from './20261127_120000_content_row_changes';
 import * as migration_20261127_150000_unchanged_text_skips from './20261127_150000_unchanged_text_skips';
 import * as migration_20261128_200642_access_standing from './20261128_200642_access_standing';
+import * as migration_20261128_222411_edited_by from './20261128_222411_edited_by';
 
 export const migrations = [
   {
@@ -58,6 +59,11 @@ export const migrations = [
   {
     up: migration_20261128_200642_access_standing.up,
     down: migration_20261128_200642_access_standing.down,
-    name: '20261128_200642_access_standing'
+    name: '20261128_200642_access_standing',
+  },
+  {
+    up: migration_20261128_222411_edited_by.up,
+    down: migration_20261128_222411_edited_by.down,
+    name: '20261128_222411_edited_by'
   },
 ];
