@@ -89,7 +89,17 @@ export const Content: CollectionConfig = {
       admin: { components: { Field: '/app/(payload)/admin/_components/TagSlugsField#TagSlugsField' } },
     },
     { name: 'group', type: 'relationship', relationTo: 'groups' },
-    { name: 'channel', type: 'relationship', relationTo: 'channels', validate: validateChannel },
+    {
+      name: 'channel',
+      type: 'relationship',
+      relationTo: 'channels',
+      validate: validateChannel,
+      // The choices offered are the choices allowed: the chosen group's channels (issue 53.8).
+      filterOptions: ({ siblingData }) => {
+        const group = refId((siblingData as { group?: unknown } | undefined)?.group)
+        return group ? { group: { equals: group } } : true
+      },
+    },
     { name: 'platform', type: 'relationship', relationTo: 'platforms' },
     {
       name: 'moderationActions',

@@ -50,7 +50,7 @@ describe('dashboard and audit log (Chromium)', () => {
   it('shows pending, the 30-day chart, top tags and recent activity, each linking on', async () => {
     await page.locator('#tile-pending').waitFor({ timeout: 50_000 })
     expect(await page.getByTestId('pending-count').innerText()).toBe('1')
-    expect(await page.getByTestId('pending-oldest').innerText()).toMatch(/^Oldest waiting \d+ min$/)
+    expect(await page.getByTestId('pending-oldest').innerText()).toMatch(/^Oldest submitted (just now|\d+ min ago)$/)
     const today = new Date().toISOString().slice(0, 10)
     const bar = page.locator(`#tile-decisions g[data-day="${today}"] title`)
     expect(await bar.textContent()).toBe(`${today}: 3 approved, 1 rejected`)

@@ -57,9 +57,21 @@ describe('two people on one document (Chromium)', () => {
     const editor = await signedIn(EDITOR)
     await openTag(editor)
     await editor.getByRole('button', { name: /take over/i }).click({ timeout: 30_000 })
-    await editor.locator('#field-label').fill('The editor’s label')
-    await editor.locator('#action-save').click()
-    await expect.poll(async () => (await fetch(`${server.baseUrl}/api/v1/tags/together`).then((r) => r.json())).data.label, { timeout: 15_000 }).toBe('The editor’s label')
+    // The form loads the document again once taken over (a value typed before that is lost with
+    // it, and Save is disabled meanwhile): type and save until the save lands.
+    const label = async () => (await fetch(`${server.baseUrl}/api/v1/tags/together`).then((r) => r.json())).data.label as string
+    await expect
+      .poll(
+        async () => {
+          if ((await label()) === 'The editor’s label') return true
+          await editor.locator('#field-label').fill('The editor’s label')
+          await editor.locator('#action-save').click({ timeout: 2_000 }).catch(() => undefined)
+          await editor.waitForTimeout(500)
+          return (await label()) === 'The editor’s label'
+        },
+        { timeout: 45_000, interval: 250 },
+      )
+      .toBe(true)
     // The admin, who touched nothing since, is told.
     await expect.poll(() => admin.locator('.last-edited__notice').count(), { timeout: 15_000 }).toBe(1)
     expect(await admin.locator('.last-edited__notice').innerText()).toMatch(/^tess (took over editing|saved this after you opened it)/)

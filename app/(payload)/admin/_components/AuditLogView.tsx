@@ -14,6 +14,7 @@ import { ApiError } from '../../../../src/platform/errors'
 import { listModerationEvents, type ModerationEventDto } from '../../../../src/services/moderationEvents'
 import { ConsolePage } from './ConsolePage'
 import { targetHref } from './EventLine'
+import { When } from './When'
 
 const PAGE = 50
 
@@ -113,7 +114,9 @@ export async function AuditLogView({ initPageResult, params, searchParams }: Adm
             <tbody>
               {events.map((e) => (
                 <tr key={e.id} data-action={e.action} data-target={e.target.slug}>
-                  <td>{new Date(e.at).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC</td>
+                  <td>
+                    <When iso={e.at} />
+                  </td>
                   <td>{e.actor ? (e.actor.email ?? e.actor.id) : 'system'}</td>
                   <td>{e.action}</td>
                   <td>

@@ -5,6 +5,7 @@ import React, { useEffect, useState } from 'react'
 
 import type { ModerationEventDto } from '../../../../src/services/moderationEvents'
 import { useConsolePermissions } from './useConsolePermissions'
+import { When } from './When'
 
 export function ContentModerationHistory() {
   const { id } = useDocumentInfo()
@@ -38,7 +39,9 @@ export function ContentModerationHistory() {
             <li key={e.id} data-action={e.action} style={{ marginBottom: 6 }}>
               <strong>{e.action}</strong> by {e.actor ? (e.actor.email ?? e.actor.id) : 'system'}
               <br />
-              <span style={{ color: 'var(--theme-elevation-650)' }}>{new Date(e.at).toLocaleString()}</span>
+              <span style={{ color: 'var(--theme-elevation-650)' }}>
+                <When iso={e.at} />
+              </span>
               {e.stateBefore || e.stateAfter ? ` · ${e.stateBefore ?? '—'} → ${e.stateAfter ?? '—'}` : ''}
               {e.reason ? <em> — “{e.reason}”</em> : null}
             </li>

@@ -11,7 +11,7 @@ import type { User } from '../../../../payload-types'
 import { dashboardData } from '../../../../src/services/dashboard'
 import { DecisionsChart } from './DecisionsChart'
 import { EventLine } from './EventLine'
-import { timeAgo } from './timeAgo'
+import { When } from './When'
 
 const tile: React.CSSProperties = {
   border: '1px solid var(--theme-elevation-150)',
@@ -34,7 +34,13 @@ export async function Dashboard({ payload, user }: { payload: Payload; user?: Us
           <h3 style={{ margin: 0 }}>Pending review</h3>
           <p style={{ fontSize: 40, margin: '8px 0' }} data-testid="pending-count">{data.pending.count}</p>
           <p style={{ margin: 0 }} data-testid="pending-oldest">
-            {data.pending.oldestAt ? `Oldest waiting ${timeAgo(data.pending.oldestAt)}` : 'Nothing is waiting.'}
+            {data.pending.oldestAt ? (
+              <>
+                Oldest submitted <When iso={data.pending.oldestAt} />
+              </>
+            ) : (
+              'Nothing is waiting.'
+            )}
           </p>
         </a>
       )}

@@ -2,7 +2,7 @@
 import React from 'react'
 
 import type { ModerationEventDto } from '../../../../src/services/moderationEvents'
-import { timeAgo } from './timeAgo'
+import { When } from './When'
 
 const VERBS: Record<ModerationEventDto['action'], string> = {
   approve: 'approved',
@@ -21,7 +21,9 @@ export function EventLine({ event: e }: { event: ModerationEventDto }) {
   return (
     <span className="event-line" data-action={e.action}>
       <strong>{who}</strong> {VERBS[e.action]} <a href={targetHref(e)}>{renamed ? `${e.stateBefore} → ${e.stateAfter}` : e.target.slug}</a>
-      {e.reason && !renamed ? <em> — “{e.reason}”</em> : null} <span style={{ color: 'var(--theme-elevation-650)' }}>{timeAgo(e.at)} ago</span>
+      {e.reason && !renamed ? <em> — “{e.reason}”</em> : null} <span style={{ color: 'var(--theme-elevation-650)' }}>
+        <When iso={e.at} />
+      </span>
     </span>
   )
 }
