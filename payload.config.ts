@@ -26,6 +26,7 @@ import { engine } from './src/db/engine'
 import { logger } from './src/platform/logging'
 import { onStart } from './src/startup/startup'
 import { withEditGuard, withGlobalEditGuard } from './collections/editGuard'
+import { withPreconditions } from './collections/preconditions'
 import { withRelationshipChecks } from './collections/relationshipChecks'
 import { restrictPayloadCollections } from './access/payloadCollections'
 
@@ -76,7 +77,7 @@ export default buildConfig({
     },
   },
   // The console's custom endpoints (endpoints/console.ts) are attached here, by collection.
-  collections: withRelationshipChecks(engine().withIds(withEditGuard(withConsoleEndpoints([
+  collections: withRelationshipChecks(engine().withIds(withPreconditions(withEditGuard(withConsoleEndpoints([
     Users,
     Roles,
     RefreshTokens,
@@ -92,7 +93,7 @@ export default buildConfig({
     TagRenames,
     ModerationEvents,
     SlugClaims,
-  ])))),
+  ]))))),
   globals: withRelationshipChecks(withGlobalEditGuard([Branding])),
   db: engine().adapter(config.database),
   // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/edge/route'
+import { defineRoute, versioned } from '../src/edge/route'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { grantorWith } from '../src/services/grants'
 import { createRole, deleteRole, listRoles, requireRole, toRoleDto, updateRole } from '../src/services/roles'
@@ -40,9 +40,9 @@ export const getRoleRoute = defineRoute({
   method: 'get',
   path: '/roles/:id',
   summary: 'One role',
-  responses: { data: RoleDto, errors: ['role.not_found'] },
+  responses: { data: RoleDto, errors: ['role.not_found'], versioned: true },
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: toRoleDto(await requireRole(ctx.req.payload, ctx.params.id!)) }),
+  handler: async (ctx) => versioned(toRoleDto(await requireRole(ctx.req.payload, ctx.params.id!))),
 })
 
 export const updateRoleRoute = defineRoute({
@@ -50,9 +50,9 @@ export const updateRoleRoute = defineRoute({
   path: '/roles/:id',
   summary: 'Update a role (partial)',
   request: { body: updateBody },
-  responses: { data: RoleDto, errors: ['role.not_found', 'role.name_taken', 'role.protected'] },
+  responses: { data: RoleDto, errors: ['role.not_found', 'role.name_taken', 'role.protected'], versioned: true },
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: await updateRole(ctx.req.payload, ctx.params.id!, ctx.input.body, grantorWith(ctx.user!.permissions)) }),
+  handler: async (ctx) => versioned(await updateRole(ctx.req.payload, ctx.params.id!, ctx.input.body, grantorWith(ctx.user!.permissions), ctx.ifMatch)),
 })
 
 export const deleteRoleRoute = defineRoute({

@@ -22,9 +22,12 @@ export const updateTagRoute = defineRoute({
   path: '/tags/:slug',
   summary: 'Update a tag (label, facet)',
   request: { body: patchBody },
-  responses: { data: TagDto, errors: ['tag.not_found', 'facet.not_found'] },
+  responses: { data: TagDto, errors: ['tag.not_found', 'facet.not_found'], versioned: true },
   permissions: ['tag.manage'],
-  handler: async ({ req, params, input }) => ({ data: await updateTag(req.payload, params.slug!, input.body) }),
+  handler: async ({ req, params, input, ifMatch }) => {
+    const { tag, version } = await updateTag(req.payload, params.slug!, input.body, ifMatch)
+    return { data: tag, version }
+  },
 })
 
 export const renameTagRoute = defineRoute({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { defineRoute } from '../src/edge/route'
-import { getTag, listTags } from '../src/services/tags'
+import { getVersionedTag, listTags } from '../src/services/tags'
 import { TagDto } from './dtos'
 import { listTagsQuery } from './queries'
 
@@ -18,6 +18,9 @@ export const getTagRoute = defineRoute({
   method: 'get',
   path: '/tags/:slug',
   summary: 'One tag with its usage count',
-  responses: { data: TagDto, errors: ['tag.not_found'] },
-  handler: async ({ req, params }) => ({ data: await getTag(req.payload, params.slug!) }),
+  responses: { data: TagDto, errors: ['tag.not_found'], versioned: true },
+  handler: async ({ req, params }) => {
+    const { tag, version } = await getVersionedTag(req.payload, params.slug!)
+    return { data: tag, version }
+  },
 })

@@ -8,7 +8,7 @@ import type { Payload } from 'payload'
 import { z } from 'zod'
 
 import type { ErrorCode } from '../src/edge/errorCodes'
-import { defineRoute, type RouteSpec } from '../src/edge/route'
+import { defineRoute, type RouteSpec, versioned } from '../src/edge/route'
 import { PERMISSIONS } from '../src/auth/permissions'
 import { FIELD_RULES, TAXONOMY_KINDS } from '../src/services/taxonomyFields'
 import { createNode, findNode, renameNode, reorderChildren, type ReorderableKind, type TaxonomyKind, updateNode } from '../src/services/taxonomyWrites'
@@ -75,12 +75,13 @@ function routesFor(kind: TaxonomyKind, base: string, param: string, renamePermis
       permissions: manage,
       summary: `Update a ${kind} (every field but its address)`,
       request: { body: patchBodies[kind] },
-      responses: { data, errors: [...parents, own] },
-      handler: async ({ req, params, input }) => {
+      responses: { data, errors: [...parents, own], versioned: true },
+      handler: async ({ req, params, input, ifMatch }) => {
         const patch = input.body
         const parent = await parentOf(req.payload, kind, params)
         const doc = await findNode(req.payload, kind, params[param]!, parent?.id)
-        return { data: await updateNode(req.payload, kind, doc, patch, parent?.key) }
+        const node = await updateNode(req.payload, kind, doc, patch, parent?.key, ifMatch)
+        return versioned(node)
       },
     }),
     defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { defineRoute } from '../src/edge/route'
+import { defineRoute, versioned } from '../src/edge/route'
 import { grantorWith } from '../src/services/grants'
 import { createUser, deactivateUser, listUsers, requireUser, toUserDto, updateUser } from '../src/services/users'
 import { createUserBody as createBody, updateUserBody as updateBody } from '../src/services/requestBodies'
@@ -39,9 +39,9 @@ export const getUserRoute = defineRoute({
   method: 'get',
   path: '/users/:id',
   summary: 'One user',
-  responses: { data: UserDto, errors: ['user.not_found'] },
+  responses: { data: UserDto, errors: ['user.not_found'], versioned: true },
   permissions: MANAGE,
-  handler: async (ctx) => ({ data: toUserDto(await requireUser(ctx.req.payload, ctx.params.id!)) }),
+  handler: async (ctx) => versioned(toUserDto(await requireUser(ctx.req.payload, ctx.params.id!))),
 })
 
 export const updateUserRoute = defineRoute({
@@ -49,11 +49,11 @@ export const updateUserRoute = defineRoute({
   path: '/users/:id',
   summary: 'Update a user (partial)',
   request: { body: updateBody },
-  responses: { data: UserDto, errors: ['user.not_found', 'user.email_taken', 'user.username_taken', 'role.not_found', 'user.last_holder'] },
+  responses: { data: UserDto, errors: ['user.not_found', 'user.email_taken', 'user.username_taken', 'role.not_found', 'user.last_holder'], versioned: true },
   permissions: MANAGE,
   handler: async (ctx) => {
     const patch = ctx.input.body
-    return { data: toUserDto(await updateUser(ctx.req.payload, ctx.params.id!, patch, grantorWith(ctx.user!.permissions))) }
+    return versioned(toUserDto(await updateUser(ctx.req.payload, ctx.params.id!, patch, grantorWith(ctx.user!.permissions), ctx.ifMatch)))
   },
 })
 

@@ -939,7 +939,7 @@ export interface components {
              * @description Stable, machine-readable; branch on this.
              * @enum {string}
              */
-            code: "validation.failed" | "pagination.invalid" | "sort.unsupported" | "query.too_short" | "auth.missing_token" | "auth.invalid_token" | "auth.invalid_credentials" | "auth.forbidden" | "auth.cross_origin" | "content.submissions_closed" | "content.not_found" | "tag.not_found" | "user.not_found" | "role.not_found" | "surface.not_found" | "group.not_found" | "channel.not_found" | "platform.not_found" | "facet.not_found" | "route.not_found" | "route.method_not_allowed" | "request.timeout" | "slug.reserved" | "slug.conflict" | "content.duplicate" | "user.email_taken" | "user.username_taken" | "role.name_taken" | "role.protected" | "role.in_use" | "user.last_holder" | "content.state_invalid" | "content.conflict" | "ratelimit.exceeded" | "internal.error" | "service.unavailable";
+            code: "validation.failed" | "pagination.invalid" | "sort.unsupported" | "query.too_short" | "auth.missing_token" | "auth.invalid_token" | "auth.invalid_credentials" | "auth.forbidden" | "auth.cross_origin" | "content.submissions_closed" | "content.not_found" | "tag.not_found" | "user.not_found" | "role.not_found" | "surface.not_found" | "group.not_found" | "channel.not_found" | "platform.not_found" | "facet.not_found" | "route.not_found" | "route.method_not_allowed" | "request.timeout" | "slug.reserved" | "slug.conflict" | "content.duplicate" | "user.email_taken" | "user.username_taken" | "role.name_taken" | "role.protected" | "role.in_use" | "user.last_holder" | "precondition.failed" | "content.state_invalid" | "content.conflict" | "ratelimit.exceeded" | "internal.error" | "service.unavailable";
             /** @description Human-readable; not stable. */
             message: string;
             /** @description Shape-stable per code; the field list for validation.failed. */
@@ -3740,6 +3740,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3819,6 +3821,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -3865,7 +3869,10 @@ export interface operations {
     patchTagsBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 slug: string;
             };
@@ -3885,6 +3892,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3964,6 +3973,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "facet.not_found" | "tag.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -4905,7 +4930,10 @@ export interface operations {
     patchCatalogSurfacesBySurface: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 surface: string;
             };
@@ -4930,6 +4958,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +5035,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "surface.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -5414,7 +5460,10 @@ export interface operations {
     patchCatalogSurfacesBySurfaceGroupsByGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 surface: string;
                 group: string;
@@ -5437,6 +5486,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5516,6 +5567,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "group.not_found" | "surface.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -5934,7 +6001,10 @@ export interface operations {
     patchCatalogSurfacesBySurfaceGroupsByGroupChannelsByChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 surface: string;
                 group: string;
@@ -5957,6 +6027,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +6110,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "channel.not_found" | "group.not_found" | "surface.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -6437,7 +6525,10 @@ export interface operations {
     patchCatalogPlatformsByPlatform: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 platform: string;
             };
@@ -6459,6 +6550,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +6627,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "platform.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -6924,7 +7033,10 @@ export interface operations {
     patchCatalogFacetsByFacet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 facet: string;
             };
@@ -6945,6 +7057,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7020,6 +7134,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "facet.not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -8706,6 +8836,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8968,6 +9100,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -9040,7 +9174,10 @@ export interface operations {
     patchUsersById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9063,6 +9200,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9164,6 +9303,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "user.email_taken" | "user.last_holder" | "user.username_taken";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };
@@ -9558,6 +9713,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9824,6 +9981,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     /** @description The length of the GET answer. */
                     "Content-Length": number;
                     [name: string]: unknown;
@@ -9896,7 +10055,10 @@ export interface operations {
     patchRolesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise). */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9917,6 +10079,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
                     "X-Request-Id": string;
+                    /** @description The record's stored version; send it back as If-Match to update only that version. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10012,6 +10176,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "role.name_taken" | "role.protected";
+                        };
+                    };
+                };
+            };
+            /** @description `precondition.failed`: If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one. */
+            412: {
+                headers: {
+                    /** @description The request id: X-Request-Id as sent, else a generated `req_<ulid>`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "precondition.failed";
                         };
                     };
                 };

@@ -1,6 +1,6 @@
 import { getConfig } from '../platform/config'
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, If-None-Match'
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, If-None-Match, If-Match'
 /** What the extension reads from answers: 405's Allow, list estimates, throttling, caching, tracing. */
 const EXPOSED_HEADERS = 'X-Request-Id, ETag, Retry-After, Allow, X-Total-Estimated'
 

@@ -35,6 +35,10 @@ export const ERROR_CODES = {
   'role.protected': { status: 409, description: 'The admin role keeps its name and every permission.' },
   'role.in_use': { status: 409, description: 'The role is held by users.' },
   'user.last_holder': { status: 409, description: 'The change would leave permissions with no active holder; details = `{ permissions }`.' },
+  'precondition.failed': {
+    status: 412,
+    description: 'If-Match names a version the record no longer has (it changed since it was read); details = `{ etag }`, the current one.',
+  },
   'content.state_invalid': { status: 422, description: 'The transition is not allowed from the current status.' },
   'content.conflict': {
     status: 409,

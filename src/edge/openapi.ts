@@ -81,6 +81,7 @@ const HEADERS = {
   requestId: header('The request id: X-Request-Id as sent, else a generated `req_<ulid>`.'),
   retryAfter: header('Seconds to wait before trying again.', { type: 'integer', minimum: 0 }),
   etag: header('Weak entity tag over the answer; send it back as If-None-Match.'),
+  version: header("The record's stored version; send it back as If-Match to update only that version."),
   cacheControl: header('`public, max-age=300, must-revalidate`.'),
   allow: header('The methods the path has.'),
 }
@@ -114,6 +115,7 @@ export function errorCodesOf(route: RouteSpec): Set<ErrorCode> {
   if (route.permissions?.length) codes.add('auth.forbidden')
   if (route.request?.body || route.request?.query || route.method !== 'get') codes.add('validation.failed')
   if (route.responses.rateLimited) codes.add('ratelimit.exceeded')
+  if (route.responses.versioned && route.method !== 'get') codes.add('precondition.failed')
   // Any route may read past the database's time limit (MongoDB) or write (a rate-limit counter)
   // while writes are stopped (a log that could not be synced): 503 with Retry-After.
   codes.add('service.unavailable')
@@ -160,6 +162,7 @@ function successResponse(route: RouteSpec, data: Json): Json {
   }
   const headers: Json = { 'X-Request-Id': HEADERS.requestId }
   if (cached) Object.assign(headers, { ETag: HEADERS.etag, 'Cache-Control': HEADERS.cacheControl })
+  if (route.responses.versioned) headers.ETag = HEADERS.version
   for (const [name, description] of Object.entries(extra ?? {})) headers[name] = header(description, { type: 'string' }, false)
   return {
     description: route.summary ?? 'Success',
@@ -225,6 +228,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], info: Documen
       operation.description = `Needs every one of these permissions: ${route.permissions.map((p) => `\`${p}\``).join(', ')}.`
     }
     if (route.responses.rateLimited) operation['x-rate-limited'] = true
+    if (route.responses.versioned && route.method !== 'get') {
+      parameters.push({ name: 'If-Match', in: 'header', required: false, description: "The ETag of the version read: the update applies only to that version (412 `precondition.failed` otherwise).", schema: { type: 'string' } })
+    }
     if (parameters.length) operation.parameters = parameters
     if (route.request?.body) {
       const body = route.request.body

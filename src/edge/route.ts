@@ -20,6 +20,8 @@ type ReplyHead = {
   status?: number
   /** Cacheable public reads: the wrapper answers 304 when If-None-Match matches. */
   etag?: string
+  /** The record's stored version (its `updatedAt`): answered as its ETag (RouteResponses.versioned). */
+  version?: string
   cacheControl?: string
   headers?: Record<string, string>
 }
@@ -110,6 +112,8 @@ export type ApiContext<I = unknown> = {
   ip: string
   /** The User-Agent header ('' when absent): handlers see no headers. */
   userAgent: string
+  /** If-Match's entity tags, undefined without the header: a versioned write passes them to its service (412 when stale). */
+  ifMatch: readonly string[] | undefined
   log: RequestLogger
   /** The JSON body; malformed JSON is 400 `validation.failed`. */
   body(): Promise<unknown>
@@ -143,6 +147,11 @@ export type RouteResponses = {
   errors?: readonly ErrorCode[]
   /** Public cacheable read: ETag, Cache-Control, and 304 on a matching If-None-Match. */
   cached?: boolean
+  /**
+   * The answer names the record's version as its ETag; a write honours If-Match with it (412
+   * `precondition.failed` when the record changed since), without requiring it.
+   */
+  versioned?: boolean
   /** The route's `before` gate throttles it: 429 `ratelimit.exceeded` with Retry-After. */
   rateLimited?: boolean
   /** Response headers beyond the standard ones: name → description. */
@@ -166,6 +175,9 @@ export type RouteSpec<R extends RouteRequest = RouteRequest> = {
 }
 
 export const API_PREFIX = '/v1'
+
+/** A record answered with its version as the ETag (RouteResponses.versioned). */
+export const versioned = <T extends { updatedAt: string }>(data: T): DataReply => ({ data, version: data.updatedAt })
 
 /** A route, its handler typed by what it declares (`request`). */
 export function defineRoute<const R extends RouteRequest = Record<never, never>>(spec: RouteSpec<R>): RouteSpec {

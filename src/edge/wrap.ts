@@ -6,6 +6,7 @@ import { ApiError, bodyTooLarge, fromCauses, fromCollectionValidation, validatio
 import { applyCors } from './cors'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from './jsonShape'
 import { etagMatches } from './etag'
+import { versionTag } from '../platform/entityTag'
 import { logRequestCompleted, type RequestLogger, withFields } from '../platform/logging'
 import { observeRequest } from '../platform/metrics'
 import { clientIp } from './clientIp'
@@ -95,6 +96,18 @@ async function inputOf(request: RouteRequest | undefined, ctx: RequestContext): 
   }
 }
 
+/** More tags than any client keeps of one record: a longer list is refused, not walked. */
+const MAX_IF_MATCH_TAGS = 50
+
+/** If-Match's tags (`*` or quoted, weak or strong), undefined without the header; a malformed list is 400. */
+function ifMatchTags(header: string | null): readonly string[] | undefined {
+  if (header === null) return undefined
+  const tags = header.split(',', MAX_IF_MATCH_TAGS + 1).map((t) => t.trim()).filter(Boolean)
+  const wellFormed = tags.length > 0 && tags.length <= MAX_IF_MATCH_TAGS && tags.every((t) => t === '*' || /^(W\/)?"[^"]*"$/.test(t))
+  if (!wellFormed) throw validationFailed([{ field: 'If-Match', constraint: 'format', value: header.slice(0, 100) }])
+  return tags
+}
+
 /** What a handler sees of its request; the query, client address and body are read on first use. */
 class RequestContext implements ApiContext {
   input: RouteInput = NO_INPUT
@@ -122,6 +135,10 @@ class RequestContext implements ApiContext {
 
   get userAgent(): string {
     return this.req.headers.get('user-agent') ?? ''
+  }
+
+  get ifMatch(): readonly string[] | undefined {
+    return ifMatchTags(this.req.headers.get('if-match'))
   }
 
   get log(): RequestLogger {
@@ -174,6 +191,7 @@ export function wrap(
       status = reply.status ?? 200
       if (reply.headers) Object.assign(headers, reply.headers)
       headers['Cache-Control'] = reply.cacheControl ?? 'no-store'
+      if (reply.version) headers.ETag = versionTag(reply.version)
       if (reply.etag) {
         // Weak, over the data: the same tag whatever the coding (the representations are equivalent).
         headers.ETag = reply.etag

@@ -12,6 +12,7 @@ import { ApiError, notFound, validationFailed } from '../platform/errors'
 import { type Grantor, actOnRoleProblem, roleChangeProblem, throwIfRefused } from './grants'
 import { withConflicts } from './conflicts'
 import { payloadWrite } from '../db/payloadWrite'
+import { conditionalContext, type IfMatch } from './recordVersions'
 import type { RoleDto } from './dtos'
 
 /** A role document as the Local API returns it (payload-types.ts). */
@@ -109,6 +110,7 @@ export async function updateRole(
   id: string,
   patch: { name?: string; description?: string; permissions?: Permission[] },
   grantor: Grantor,
+  ifMatch?: IfMatch,
 ): Promise<RoleDto> {
   const role = await requireRole(payload, id)
   throwIfRefused(actOnRoleProblem(grantor, role.permissions ?? []))
@@ -123,7 +125,7 @@ export async function updateRole(
   if (patch.name !== undefined) data.name = patch.name
   if (patch.description !== undefined) data.description = patch.description
   if (patch.permissions !== undefined) data.permissions = [...new Set(patch.permissions)]
-  const doc = await withConflicts(ROLE_CONFLICTS, () => payloadWrite(() => payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true })))
+  const doc = await withConflicts(ROLE_CONFLICTS, () => payloadWrite(() => payload.update({ collection: 'roles', id: role.id, data, overrideAccess: true, context: conditionalContext(ifMatch) })))
   return toRoleDto(doc)
 }
 

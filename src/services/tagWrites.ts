@@ -10,7 +10,8 @@ import { ApiError, validationFailed } from '../platform/errors'
 import { assertSlug, chooseSlug } from '../platform/slug'
 import { getTaxonomy } from './catalog'
 import { assertSlugFree, claimingWrite, isSlugHeld, slugConflict, slugHolder } from './slugClaims'
-import { getTag, type TagDto } from './tags'
+import { getTag, getVersionedTag, type TagDto, type VersionedTag } from './tags'
+import { assertVersion, conditionalContext, type IfMatch } from './recordVersions'
 import type { NewTagInput, TagPatch } from './requestBodies'
 import type { WorkflowField } from './workflowGuard'
 import { payloadWrite } from '../db/payloadWrite'
@@ -57,7 +58,7 @@ export async function createTag(payload: Payload, input: NewTagInput): Promise<T
   return getTag(payload, slug)
 }
 
-export async function updateTag(payload: Payload, slug: string, patch: TagPatch): Promise<TagDto> {
+export async function updateTag(payload: Payload, slug: string, patch: TagPatch, ifMatch?: IfMatch): Promise<VersionedTag> {
   const found = await payload.find({ collection: 'tags', where: { slug: { equals: slug } }, limit: 1, depth: 0, overrideAccess: true })
   const tag = found.docs[0]
   if (!tag) throw tagNotFound()
@@ -65,9 +66,11 @@ export async function updateTag(payload: Payload, slug: string, patch: TagPatch)
   if (patch.label !== undefined) data.label = patch.label
   if (patch.facet !== undefined) data.facet = await facetId(payload, patch.facet)
   if (Object.keys(data).length > 0) {
-    await payloadWrite(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true }))
+    await payloadWrite(() => payload.update({ collection: 'tags', id: tag.id, data, overrideAccess: true, context: conditionalContext(ifMatch) }))
+  } else {
+    assertVersion(ifMatch, tag.updatedAt)
   }
-  return getTag(payload, slug)
+  return getVersionedTag(payload, slug)
 }
 
 export type RenameOptions = { actorId: string | null; afterContentUpdate?: () => void }

@@ -37,9 +37,16 @@ export async function listTags(payload: Payload, p: TagListParams): Promise<{ da
 }
 
 export async function getTag(payload: Payload, slug: string): Promise<TagDto> {
+  return (await getVersionedTag(payload, slug)).tag
+}
+
+/** A tag and its stored version (`updatedAt`: the API's ETag). */
+export type VersionedTag = { tag: TagDto; version: string }
+
+export async function getVersionedTag(payload: Payload, slug: string): Promise<VersionedTag> {
   const store = engine().contentStore(payload)
   const tag = await store.tagBySlug(slug)
   if (!tag) throw new ApiError(404, 'tag.not_found', 'No tag has this slug.')
   const [usage, taxonomy] = await Promise.all([store.tagUsage([slug]), getTaxonomy(payload)])
-  return toDto(tag, taxonomy, usage)
+  return { tag: toDto(tag, taxonomy, usage), version: tag.updatedAt }
 }

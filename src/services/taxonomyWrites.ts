@@ -17,6 +17,7 @@ import { type KindSpec, TAXONOMY_KINDS, type TaxonomyKind } from './taxonomyFiel
 import { WORKFLOW_CONTEXT, type WorkflowField } from './workflowGuard'
 import { recordedUpdate, reorderTaxonomy } from '../db/workflow'
 import { payloadWrite } from '../db/payloadWrite'
+import { assertVersion, conditionalContext, type IfMatch } from './recordVersions'
 
 export type { TaxonomyKind }
 
@@ -34,16 +35,15 @@ type CreateData = RequiredDataFromCollectionSlug<TaxonomyCollection>
 const fieldsOf = (doc: Doc): Record<string, unknown> => ({ ...doc })
 
 /** The written node as the API returns it: its own fields, the parent by slug. */
-export type TaxonomyNodeDto = Record<string, unknown>
+export type TaxonomyNodeDto = Record<string, unknown> & { updatedAt: string }
 
 function toDto(kind: TaxonomyKind, doc: Doc, parentKey?: string): TaxonomyNodeDto {
   const spec = KINDS[kind]
   const fields = fieldsOf(doc)
-  const dto: TaxonomyNodeDto = { id: String(doc.id), [spec.keyField]: fields[spec.keyField] }
+  const dto: TaxonomyNodeDto = { id: String(doc.id), [spec.keyField]: fields[spec.keyField], updatedAt: doc.updatedAt }
   if (spec.parentField) dto[spec.parentField] = parentKey ?? null
   for (const f of Object.keys(spec.fields)) dto[f] = fields[f] ?? null
   dto.createdAt = doc.createdAt
-  dto.updatedAt = doc.updatedAt
   return dto
 }
 
@@ -113,10 +113,13 @@ export async function updateNode(
   doc: Doc,
   patch: Record<string, unknown>,
   parentKey?: string,
+  ifMatch?: IfMatch,
 ): Promise<TaxonomyNodeDto> {
-  const updated = Object.keys(patch).length
-    ? await payloadWrite(() => payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch, overrideAccess: true }))
-    : doc
+  if (!Object.keys(patch).length) {
+    assertVersion(ifMatch, doc.updatedAt)
+    return toDto(kind, doc, parentKey)
+  }
+  const updated = await payloadWrite(() => payload.update({ collection: KINDS[kind].collection, id: doc.id, data: patch, overrideAccess: true, context: conditionalContext(ifMatch) }))
   return toDto(kind, updated, parentKey)
 }
 

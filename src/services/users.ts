@@ -18,6 +18,7 @@ import { resolveRoleRefs, roleIdByName, type RoleDoc } from './roles'
 import { asConflict } from './conflicts'
 import type { CreateUserInput, UpdateUserInput } from './requestBodies'
 import { payloadWrite } from '../db/payloadWrite'
+import { conditionalContext, type IfMatch } from './recordVersions'
 import type { UserDto } from './dtos'
 
 /** A user document as the Local API returns it (payload-types.ts); `passwordHash` only with showHiddenFields. */
@@ -117,7 +118,7 @@ export async function createUser(payload: Payload, input: CreateUserInput, grant
   return (await findUser(payload, String(created.id)))!
 }
 
-export async function updateUser(payload: Payload, id: string, patch: UpdateUserInput, grantor: Grantor): Promise<UserDoc> {
+export async function updateUser(payload: Payload, id: string, patch: UpdateUserInput, grantor: Grantor, ifMatch?: IfMatch): Promise<UserDoc> {
   const user = await requireUser(payload, id)
   const roles = patch.roles !== undefined ? await resolveRoleRefs(payload, patch.roles) : undefined
   throwIfRefused(await actOnUserProblem(payload, grantor, user.roles))
@@ -133,7 +134,7 @@ export async function updateUser(payload: Payload, id: string, patch: UpdateUser
   await refuseOrphaning(payload, String(user.id), { roles, isActive: patch.isActive })
   try {
     // The users hooks revoke refresh tokens on deactivation and on a new password.
-    await payloadWrite(() => payload.update({ collection: 'users', id: user.id, data, overrideAccess: true }))
+    await payloadWrite(() => payload.update({ collection: 'users', id: user.id, data, overrideAccess: true, context: conditionalContext(ifMatch) }))
   } catch (err) {
     throw asConflict(err, USER_CONFLICTS)
   }

@@ -120,6 +120,7 @@ describe('rate limits (RATE_LIMIT_LOGIN=2/4, others 2/60)', () => {
       user: { id: userId, permissions: [] },
       ip: '198.51.100.1',
       userAgent: 'test',
+      ifMatch: undefined,
       log: withFields({ test: 'rate-limit-gate' }),
       body: async () => ({}),
     })
