@@ -53,7 +53,8 @@ export default buildConfig({
         Icon: '/app/(payload)/admin/_components/Brand#BrandIcon',
       },
       header: ['/app/(payload)/admin/_components/Brand#BrandStyle'],
-      afterNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
+      // The day's work first: the queue, the audit log, the taxonomy tree, before the collections.
+      beforeNavLinks: ['/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks'],
       // The queue in one click (the header) or one key (q), from anywhere in the console.
       actions: ['/app/(payload)/admin/_components/QueueShortcut#QueueShortcut'],
       // Lists come back as they were left (filter, sort, page); content opens at what needs a decision.

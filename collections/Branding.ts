@@ -1,6 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { allowIf, consoleRead } from '../access/collectionAccess'
+import { permissionsOfUser } from '../access/userPermissions'
 import { getConfig } from '../src/platform/config'
 import { globalWriteHook } from './hooks/domainWrites'
 import { TEXT_LIMITS, textValidator } from '../src/platform/text'
@@ -16,7 +17,11 @@ const defaults = getConfig().branding
 const whenEmpty = (value: string, what: string) => (value ? ` Empty: “${value}”, this deployment's default.` : ` Empty: no ${what}.`)
 export const Branding: GlobalConfig = {
   slug: 'branding',
-  admin: { group: 'Branding' },
+  admin: {
+    group: 'Branding',
+    // In the nav for those who may change it (issue 53.9): everyone else would find a page they can only read.
+    hidden: ({ user }) => !permissionsOfUser(user as Parameters<typeof permissionsOfUser>[0]).includes('catalog.manage'),
+  },
   access: { read: consoleRead, update: allowIf('catalog.manage') },
   // The branding record (/meta) is cached per branding change counter, moved in the write's transaction.
   hooks: { afterChange: [globalWriteHook('branding')] },

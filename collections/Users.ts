@@ -6,7 +6,7 @@ import { permissionsOf, permissionsOfUser } from '../access/userPermissions'
 import { domainWriteHooks } from './hooks/domainWrites'
 import { afterUserChange, clearPasswordFlag, hashPasswordBeforeOperation } from './hooks/users'
 import { actOnUserProblem, grantorOfConsole, roleAssignmentProblem, roleIdsOf, throwIfRefusedInConsole } from '../src/services/grants'
-import { normalizeUsername, usernameProblem } from '../src/auth/usernames'
+import { normalizeUsername, USERNAME_RULE, usernameProblem } from '../src/auth/usernames'
 import { LAST_HOLDER_MESSAGE, orphanedPermissions } from '../src/services/lastHolder'
 
 /**
@@ -91,6 +91,8 @@ export const Users: CollectionConfig = {
       // The API's rule (src/auth/usernames): normalised first, so a case variant meets the unique index.
       hooks: { beforeValidate: [({ value }) => (typeof value === 'string' ? normalizeUsername(value) : value)] },
       validate: (value: unknown) => (typeof value === 'string' ? (usernameProblem(value) ?? true) : 'The username is required.'),
+      // The rule before the first refusal, in the console's words.
+      admin: { description: `Lower-case ${USERNAME_RULE}; capitals are lowered when saved.` },
     },
     // Read with user.manage only: showing them means reading roles, which a moderator may not.
     { name: 'roles', type: 'relationship', relationTo: 'roles', hasMany: true, saveToJWT: false, access: { read: managesUsers } },

@@ -18,6 +18,7 @@ import { ApiError, forbidden } from '../src/platform/errors'
 import { verifyCredentials } from '../src/services/auth'
 import { SYSTEM_GRANTOR } from '../src/services/grants'
 import { rateLimit } from '../src/edge/rateLimitGate'
+import { enforceLimit } from '../src/services/rateLimit'
 import { ADMIN_ROLE_NAME, roleIdByName } from '../src/services/roles'
 import { createUser } from '../src/services/users'
 
@@ -46,12 +47,16 @@ const login = consoleEndpoint('users', {
   method: 'post',
   path: '/login',
   auth: 'none',
-  before: rateLimit('login'),
+  // Per address (many accounts tried from one place), then per account from that address: a team
+  // behind one office address does not share one budget (issue 53.9).
+  before: rateLimit('consoleLoginAddress'),
   payloadFormErrors: true,
-  handler: async ({ req, body }, session) => {
+  handler: async ({ req, body, ip, log }, session) => {
     // A malformed sign-in is refused like a wrong one (401, not 400 with details): the answer
     // never tells which part was wrong.
     const parsed = credentials.safeParse(await body())
+    const account = parsed.success ? parsed.data.email.toLowerCase() : ''
+    await enforceLimit(req.payload, 'consoleLogin', `${ip}|${account}`, log)
     const user = parsed.success ? await verifyCredentials(req.payload, parsed.data.email, parsed.data.password) : null
     if (!user) throw invalidCredentials()
     // Members hold no console permission and are refused here as well as by access.admin.

@@ -1052,6 +1052,8 @@ export interface components {
                 collection: string;
                 id: string;
                 slug: string;
+                /** @description The item's title or the node's label as it is now (null when gone). */
+                title: string | null;
             };
             stateBefore: string | null;
             stateAfter: string | null;

@@ -18,6 +18,16 @@ export type DashboardData = {
   daily?: DailyDecisions[]
   topTags?: TopTag[]
   recent?: ModerationEventDto[]
+  /** For those who shape the taxonomy: how many of each kind, and whether they may edit the tree. */
+  taxonomy?: TaxonomySummary
+}
+
+export type TaxonomySummary = { surfaces: number; groups: number; channels: number; platforms: number; tags: number; editsTree: boolean; managesTags: boolean }
+
+async function taxonomySummary(payload: Payload, editsTree: boolean, managesTags: boolean): Promise<TaxonomySummary> {
+  const count = (collection: 'surfaces' | 'groups' | 'channels' | 'platforms' | 'tags') => payload.count({ collection, overrideAccess: true }).then((r) => r.totalDocs)
+  const [surfaces, groups, channels, platforms, tags] = await Promise.all([count('surfaces'), count('groups'), count('channels'), count('platforms'), count('tags')])
+  return { surfaces, groups, channels, platforms, tags, editsTree, managesTags }
 }
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10)
@@ -72,16 +82,20 @@ export async function pendingSummary(payload: Payload): Promise<NonNullable<Dash
 export async function dashboardData(payload: Payload, permissions: readonly string[], now = new Date()): Promise<DashboardData> {
   const moderates = permissions.includes('content.moderate')
   const seesTags = moderates || permissions.includes('tag.manage')
-  const [pending, daily, tags, recent] = await Promise.all([
+  const editsTree = permissions.includes('catalog.manage')
+  const shapes = editsTree || permissions.includes('tag.manage')
+  const [pending, daily, tags, recent, taxonomy] = await Promise.all([
     moderates ? pendingSummary(payload) : undefined,
     moderates ? decisionsPerDay(payload, now) : undefined,
     seesTags ? topTags(payload) : undefined,
     moderates ? listModerationEvents(payload, {}, 0, 8).then((r) => r.data) : undefined,
+    shapes ? taxonomySummary(payload, editsTree, permissions.includes('tag.manage')) : undefined,
   ])
   const out: DashboardData = {}
   if (pending) out.pending = pending
   if (daily) out.daily = daily
   if (tags) out.topTags = tags
   if (recent) out.recent = recent
+  if (taxonomy) out.taxonomy = taxonomy
   return out
 }

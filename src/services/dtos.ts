@@ -144,7 +144,12 @@ export const ModerationEventDto = z
     id: z.string(),
     action: z.enum(MODERATION_ACTIONS),
     actor: z.object({ id: z.string(), email: z.string().nullable(), username: z.string().nullable() }).nullable(),
-    target: z.object({ collection: z.string(), id: z.string(), slug: z.string() }),
+    target: z.object({
+      collection: z.string(),
+      id: z.string(),
+      slug: z.string(),
+      title: z.string().nullable().meta({ description: "The item's title or the node's label as it is now (null when gone)." }),
+    }),
     stateBefore: z.string().nullable(),
     stateAfter: z.string().nullable(),
     reason: z.string().nullable(),

@@ -43,6 +43,35 @@ function whereOf(f: ModerationEventFilters): Where {
   return and.length ? { and } : {}
 }
 
+/** What people call each kind of target: an item's title, a taxonomy node's label. */
+const NAME_FIELD: Record<string, 'title' | 'label'> = { content: 'title', tags: 'label', surfaces: 'label', groups: 'label', channels: 'label', platforms: 'label', facets: 'label' }
+
+/** The targets' titles as they are now, one read per kind of target on the page. */
+async function titlesOf(payload: Payload, docs: EventDoc[]): Promise<Map<string, string>> {
+  const byCollection = new Map<string, Set<string>>()
+  for (const d of docs) if (NAME_FIELD[d.targetCollection]) byCollection.set(d.targetCollection, (byCollection.get(d.targetCollection) ?? new Set()).add(d.targetId))
+  const out = new Map<string, string>()
+  await Promise.all(
+    [...byCollection].map(async ([collection, ids]) => {
+      const field = NAME_FIELD[collection]!
+      const found = await payload.find({
+        collection: collection as 'content',
+        where: { id: { in: [...ids] } },
+        select: { [field]: true } as never,
+        limit: ids.size,
+        pagination: false,
+        depth: 0,
+        overrideAccess: true,
+      })
+      for (const doc of found.docs as unknown as { id: string | number; [k: string]: unknown }[]) {
+        const name = doc[field]
+        if (typeof name === 'string' && name) out.set(`${collection}:${doc.id}`, name)
+      }
+    }),
+  )
+  return out
+}
+
 async function actorsById(payload: Payload, ids: string[]): Promise<Map<string, ModerationEventDto['actor']>> {
   const names = await userNamesById(payload, ids)
   return new Map([...names].map(([id, n]) => [id, { id, ...n }]))
@@ -70,14 +99,14 @@ export async function listModerationEvents(
     page: aligned ? offset / limit + 1 : 1,
   })
   const docs = res.docs.slice(aligned ? 0 : offset, aligned ? limit : offset + limit)
-  const actors = await actorsById(payload, docs.map((d) => refId(d.actor)).filter((id): id is string => !!id))
+  const [actors, titles] = await Promise.all([actorsById(payload, docs.map((d) => refId(d.actor)).filter((id): id is string => !!id)), titlesOf(payload, docs)])
   const data = docs.map((d): ModerationEventDto => {
     const actorId = refId(d.actor)
     return {
       id: String(d.id),
       action: d.action,
       actor: actorId ? (actors.get(actorId) ?? { id: actorId, email: null, username: null }) : null,
-      target: { collection: d.targetCollection, id: d.targetId, slug: d.targetSlug },
+      target: { collection: d.targetCollection, id: d.targetId, slug: d.targetSlug, title: titles.get(`${d.targetCollection}:${d.targetId}`) ?? null },
       stateBefore: d.stateBefore ?? null,
       stateAfter: d.stateAfter ?? null,
       reason: d.reason ?? null,

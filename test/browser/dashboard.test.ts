@@ -59,6 +59,8 @@ describe('dashboard and audit log (Chromium)', () => {
     const activity = await page.locator('#tile-activity .event-line').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))
     expect(activity.slice(0, 3)).toEqual(['restore', 'delete', 'reject'])
     expect(await page.locator('#tile-activity').innerText()).toContain('“Advertising”')
+    // Items by their title, not their slug.
+    expect(await page.locator('#tile-activity .event-line[data-action="reject"] a').innerText()).toBe('Spam landing page')
     await screenshot(page, 'dashboard')
     await page.locator('#tile-pending').click()
     await page.waitForURL(/\/admin\/moderation\?sort=oldest/)
@@ -75,6 +77,7 @@ describe('dashboard and audit log (Chromium)', () => {
     await expect.poll(() => page.locator('table.audit-log tbody tr').count(), { timeout: 15_000 }).toBe(1)
     const row = page.locator('table.audit-log tbody tr').first()
     expect(await row.getAttribute('data-target')).toBe('spam-landing-page')
+    expect(await row.locator('a').first().innerText()).toBe('Spam landing page')
     const text = await row.innerText()
     expect(text).toContain(ADMIN.email)
     expect(text).toContain('pending → rejected')

@@ -172,6 +172,12 @@ describe('the moderation audit trail', () => {
     const rejects = await app.request('GET', '/v1/moderation/events?action=reject', { token: moderator })
     expect(rejects.body.data.map((e: { target: { slug: string } }) => e.target.slug)).toEqual(['audit-reject'])
     expect(rejects.body.data[0]).toMatchObject({ action: 'reject', reason: 'Off topic', stateBefore: 'pending', stateAfter: 'rejected', target: { collection: 'content' } })
+    // Items are named by their title as it is now; renamed tags by their label.
+    const rejected = (await app.payload.find({ collection: 'content', where: { slug: { equals: 'audit-reject' } }, overrideAccess: true })).docs[0]!
+    expect(rejects.body.data[0].target).toEqual({ collection: 'content', id: String(rejected.id), slug: 'audit-reject', title: rejected.title })
+    const renames = await app.request('GET', '/v1/moderation/events?action=tag.rename', { token: moderator })
+    const renamedTag = (await app.payload.find({ collection: 'tags', where: { slug: { equals: 'talks' } }, overrideAccess: true })).docs[0]!
+    expect(renames.body.data[0].target).toMatchObject({ collection: 'tags', slug: 'talks', title: renamedTag.label })
     const byTarget = await app.request('GET', '/v1/moderation/events?target=audit-delete', { token: moderator })
     expect(byTarget.body.data.map((e: { action: string }) => e.action)).toEqual(['restore', 'delete'])
     const byActor = await app.request('GET', `/v1/moderation/events?actor=${adminId}&limit=0`, { token: moderator })

@@ -78,6 +78,9 @@ export type AppConfig = {
     refresh: RateLimitRule
     passwordChange: RateLimitRule
     submit: RateLimitRule
+    /** The console's sign-in, per account and address; and per address. */
+    consoleLogin: RateLimitRule
+    consoleLoginAddress: RateLimitRule
   }
 }
 
@@ -224,6 +227,8 @@ export function parseConfig(
       refresh: raw.RATE_LIMIT_REFRESH,
       passwordChange: raw.RATE_LIMIT_PASSWORD_CHANGE,
       submit: raw.RATE_LIMIT_SUBMIT,
+      consoleLogin: raw.RATE_LIMIT_CONSOLE_LOGIN,
+      consoleLoginAddress: raw.RATE_LIMIT_CONSOLE_LOGIN_ADDRESS,
     },
   }
 }

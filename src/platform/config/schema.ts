@@ -141,6 +141,10 @@ export const envSchema = z.object({
   RATE_LIMIT_REFRESH: rateLimit.prefault('60/3600'),
   RATE_LIMIT_PASSWORD_CHANGE: rateLimit.prefault('5/3600'),
   RATE_LIMIT_SUBMIT: rateLimit.prefault('30/3600'),
+  /** Console sign-ins per account from one address (a team behind one office address each has its own). */
+  RATE_LIMIT_CONSOLE_LOGIN: rateLimit.prefault('10/3600'),
+  /** Console sign-ins per address, whichever accounts (a password guesser trying many accounts). */
+  RATE_LIMIT_CONSOLE_LOGIN_ADDRESS: rateLimit.prefault('100/3600'),
 })
 
 export type RawEnv = z.infer<typeof envSchema>

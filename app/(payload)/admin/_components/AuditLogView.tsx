@@ -120,7 +120,7 @@ export async function AuditLogView({ initPageResult, params, searchParams }: Adm
                   <td>{e.actor ? (e.actor.email ?? e.actor.id) : 'system'}</td>
                   <td>{e.action}</td>
                   <td>
-                    <a href={targetHref(e)}>{e.target.slug}</a> <span style={{ color: 'var(--theme-elevation-650)' }}>({e.target.collection})</span>
+                    <a href={targetHref(e)} title={e.target.slug}>{e.target.title ?? e.target.slug}</a> <span style={{ color: 'var(--theme-elevation-650)' }}>({e.target.collection})</span>
                   </td>
                   <td>
                     {e.stateBefore ?? '—'} → {e.stateAfter ?? '—'}

@@ -25,7 +25,7 @@ export async function Dashboard({ payload, user }: { payload: Payload; user?: Us
   // The user as handed to components has role ids for a user who may not read roles: read the permissions.
   const held = user ? (await me(payload, String(user.id))).permissions : []
   const data = await dashboardData(payload, held)
-  if (!data.pending && !data.topTags) return null
+  if (!data.pending && !data.topTags && !data.taxonomy) return null
   const totals = data.daily?.reduce((t, d) => ({ approved: t.approved + d.approved, rejected: t.rejected + d.rejected }), { approved: 0, rejected: 0 })
   return (
     <section className="console-dashboard" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 16, margin: '24px 0' }}>
@@ -72,6 +72,37 @@ export async function Dashboard({ payload, user }: { payload: Payload; user?: Us
               ))}
             </ol>
           )}
+        </div>
+      )}
+      {data.taxonomy && (
+        <div className="dashboard-tile" id="tile-taxonomy" style={tile}>
+          <h3 style={{ margin: 0 }}>{data.taxonomy.editsTree ? <a href="/admin/taxonomy">Taxonomy</a> : 'Taxonomy'}</h3>
+          <ul style={{ listStyle: 'none', padding: 0, margin: '8px 0 0', lineHeight: 1.8 }}>
+            <li>
+              {data.taxonomy.surfaces} surface{data.taxonomy.surfaces === 1 ? '' : 's'}, {data.taxonomy.groups} group{data.taxonomy.groups === 1 ? '' : 's'}, {data.taxonomy.channels} channel
+              {data.taxonomy.channels === 1 ? '' : 's'}
+              {data.taxonomy.editsTree && (
+                <>
+                  {' · '}
+                  <a href="/admin/taxonomy">edit the tree</a>
+                </>
+              )}
+            </li>
+            <li>
+              <a href="/admin/collections/tags">{data.taxonomy.tags} tags</a>
+              {data.taxonomy.managesTags && (
+                <>
+                  {' · '}
+                  <a href="/admin/collections/tag-renames">renames</a>
+                </>
+              )}
+            </li>
+            {data.taxonomy.editsTree && (
+              <li>
+                <a href="/admin/collections/platforms">{data.taxonomy.platforms} platforms</a> · <a href="/admin/globals/branding">branding</a>
+              </li>
+            )}
+          </ul>
         </div>
       )}
       {data.recent && (

@@ -20,7 +20,7 @@ export function EventLine({ event: e }: { event: ModerationEventDto }) {
   const renamed = e.action === 'tag.rename' || e.action === 'taxonomy.rename'
   return (
     <span className="event-line" data-action={e.action}>
-      <strong>{who}</strong> {VERBS[e.action]} <a href={targetHref(e)}>{renamed ? `${e.stateBefore} → ${e.stateAfter}` : e.target.slug}</a>
+      <strong>{who}</strong> {VERBS[e.action]} <a href={targetHref(e)}>{renamed ? `${e.stateBefore} → ${e.stateAfter}` : (e.target.title ?? e.target.slug)}</a>
       {e.reason && !renamed ? <em> — “{e.reason}”</em> : null} <span style={{ color: 'var(--theme-elevation-650)' }}>
         <When iso={e.at} />
       </span>

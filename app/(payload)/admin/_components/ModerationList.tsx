@@ -282,7 +282,15 @@ export function ModerationList({ rows: initial, total, offset, canApprove, filte
       <>
         {count}
         {announcer}
-        <p className="moderation-empty">{filters ? 'Nothing waiting matches these filters.' : 'Nothing is waiting for review.'}</p>
+        <p className="moderation-empty">
+          {filters ? (
+            <>
+              Nothing waiting matches these filters. <a href="/admin/moderation">Show every pending item</a>
+            </>
+          ) : (
+            'Nothing is waiting for review.'
+          )}
+        </p>
       </>
     )
 
