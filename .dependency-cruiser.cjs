@@ -126,6 +126,13 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2)$' },
     },
     {
+      name: 'rooms-through-their-entry',
+      severity: 'error',
+      comment: "A room of src/db (a folder with an index.ts: the SQLite text search) is entered through its index only: what lies behind it is the room's own.",
+      from: { path: '^src/', pathNot: '^src/db/sqlite/search/' },
+      to: { path: '^src/db/sqlite/search/', pathNot: '^src/db/sqlite/search/index[.]ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a broken import.',

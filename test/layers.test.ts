@@ -38,6 +38,10 @@ describe('layers', () => {
       'src/platform/events/a.ts': "import { b } from './b'\nexport const a = () => b\n",
       'src/platform/events/b.ts': "import { a } from './a'\nexport const b = () => a\n",
       'endpoints/health.ts': "import { store } from '../src/db/store'\nexport const handler = store\n",
+      'src/db/sqlite/search/index.ts': "export { rank } from './ranker'\n",
+      'src/db/sqlite/search/ranker.ts': 'export const rank = () => 1\n',
+      'src/db/sqlite/viaEntry.ts': "import { rank } from './search'\nexport const a = rank\n",
+      'src/db/sqlite/pastEntry.ts': "import { rank } from './search/ranker'\nexport const b = rank\n",
     }
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
@@ -67,6 +71,7 @@ describe('layers', () => {
         'platform-not-up: src/platform/config/index.ts → src/db/store.ts',
         'routes-not-to-db: endpoints/health.ts → src/db/store.ts',
         'no-circular: src/platform/events',
+        'rooms-through-their-entry: src/db/sqlite/pastEntry.ts → src/db/sqlite/search/ranker.ts',
       ].sort(),
     )
   })

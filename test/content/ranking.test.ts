@@ -1,5 +1,5 @@
 /**
- * The public relevance order is summed from cached per-term scores (src/db/sqlite/textRanking),
+ * The public relevance order is summed from cached per-term scores (src/db/sqlite/search/textRanking),
  * read straight from the index's pages and cut to the rows asked for by a bounded heap. These
  * tests hold it to the definition it replaces: FTS5's own
  * `ORDER BY rank, approved_at DESC, id DESC` over `MATCH "t1" OR "t2" …`, row for row, where
@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { textRanker } from '../../src/db/sqlite/textRanking'
+import { textRanker } from '../../src/db/sqlite/search/textRanking'
 import { generation } from '../../src/db/engine'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'

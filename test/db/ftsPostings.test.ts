@@ -12,9 +12,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from '../../src/db/sqlite/contentSchema'
-import { readPostings } from '../../src/db/sqlite/ftsPostings'
+import { readPostings } from '../../src/db/sqlite/search/ftsPostings'
 import type { SqlReader } from '../../src/db/sqlite/sqlReader'
-import { readVocabularyPostings } from '../../src/db/sqlite/wordReading'
+import { readVocabularyPostings } from '../../src/db/sqlite/search/wordReading'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fts-postings-'))
 const db = new Database(path.join(dir, 'fts.db'))

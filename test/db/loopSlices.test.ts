@@ -1,5 +1,5 @@
 /**
- * Payload's SQLite statements run in slices of the event loop (src/db/sqlite/loopSlices): a
+ * Payload's SQLite statements run in slices of the event loop (src/platform/loopSlices): a
  * chain of synchronous statements continued by promises lets timers and other requests run
  * once it has held the loop for a slice, instead of holding it to the end.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { engine } from '../../src/db/engine'
-import { inSlices } from '../../src/db/sqlite/loopSlices'
+import { inSlices } from '../../src/platform/loopSlices'
 import { splitTerms } from '../../src/services/contentQuery'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp } from '../support/app'

@@ -1,5 +1,5 @@
 /**
- * A hot search ranked from its groups (src/db/sqlite/matchGroups.ts) gives the rows the merge
+ * A hot search ranked from its groups (src/db/sqlite/search/matchGroups.ts) gives the rows the merge
  * gives: every match's score summed in query order, best first, the newer row first among equal
  * scores, cut to `need`, with the same total. Held here against that definition computed row by
  * row, over words with few classes (many ties across groups), after the class scores move (an
@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { groupMatches, MatchGroupCache, rankGroups } from '../../src/db/sqlite/matchGroups'
-import { PagedInts } from '../../src/db/sqlite/pagedInts'
-import type { Corpus } from '../../src/db/sqlite/searchCorpus'
+import { groupMatches, MatchGroupCache, rankGroups } from '../../src/db/sqlite/search/matchGroups'
+import { PagedInts } from '../../src/db/sqlite/search/pagedInts'
+import type { Corpus } from '../../src/db/sqlite/search/searchCorpus'
 import { registry } from '../../src/platform/metrics'
-import { rowsOf, withClassScores, wordScoresOf, type WordScores } from '../../src/db/sqlite/wordScores'
+import { rowsOf, withClassScores, wordScoresOf, type WordScores } from '../../src/db/sqlite/search/wordScores'
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number) {

@@ -1,12 +1,12 @@
 /**
- * The search corpus's paged arrays (src/db/sqlite/pagedInts.ts): a new version reads as the
+ * The search corpus's paged arrays (src/db/sqlite/search/pagedInts.ts): a new version reads as the
  * values written into it and shares every page it did not write with the version it came from,
  * which never changes (a ranking under way may hold it); a shorter or longer version reads 0
  * past what it holds.
  */
 import { describe, expect, it } from 'vitest'
 
-import { PagedInts } from '../../src/db/sqlite/pagedInts'
+import { PagedInts } from '../../src/db/sqlite/search/pagedInts'
 
 const PAGE = 1 << 16
 

@@ -1,5 +1,5 @@
 /**
- * The search corpus follows writes (src/db/sqlite/searchCorpus.ts, updateCorpus): after any mix
+ * The search corpus follows writes (src/db/sqlite/search/searchCorpus.ts, updateCorpus): after any mix
  * of writes (submissions, approvals, rejections, soft deletes and restores, edited titles and
  * descriptions, equal approval times, writes straight to SQL), the corpus followed from the one
  * before is the one read whole at that moment: N, the mean length, every row's length, public
@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
-import { PagedInts } from '../../src/db/sqlite/pagedInts'
-import { readCorpus, updateCorpus, type Corpus } from '../../src/db/sqlite/searchCorpus'
+import { PagedInts } from '../../src/db/sqlite/search/pagedInts'
+import { readCorpus, updateCorpus, type Corpus } from '../../src/db/sqlite/search/searchCorpus'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { seedContent, seedDemo } from '../../src/seed/seed'

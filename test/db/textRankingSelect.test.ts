@@ -1,11 +1,11 @@
 /**
- * The ranking's selection step (src/db/sqlite/textRanking): the k-th largest of a list of
+ * The ranking's selection step (src/db/sqlite/search/textRanking): the k-th largest of a list of
  * scores with many equal values (bm25 gives a word few distinct scores), against a full sort.
  * The ranking's order itself is held to FTS5's in test/content/ranking.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 
-import { kthLargest } from '../../src/db/sqlite/textRanking'
+import { kthLargest } from '../../src/db/sqlite/search/textRanking'
 
 /** A small deterministic generator (the cases are the same on every run). */
 function generator(seed: number) {

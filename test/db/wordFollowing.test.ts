@@ -1,5 +1,5 @@
 /**
- * Word scores follow the corpus (src/db/sqlite/wordCache.ts): after each batch of writes, a
+ * Word scores follow the corpus (src/db/sqlite/search/wordCache.ts): after each batch of writes, a
  * word kept from before is scored again for the new N and mean length when no changed row held
  * it or holds it now, and patched otherwise (the changed rows out, back in as they are now).
  * Either way the ranking is FTS5's own `ORDER BY rank, approved_at DESC, id DESC`, row by row,
@@ -12,9 +12,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
-import { textRanker } from '../../src/db/sqlite/textRanking'
-import { readWordScores } from '../../src/db/sqlite/wordReading'
-import { decodeWord, type WordScores } from '../../src/db/sqlite/wordScores'
+import { textRanker } from '../../src/db/sqlite/search/textRanking'
+import { readWordScores } from '../../src/db/sqlite/search/wordReading'
+import { decodeWord, type WordScores } from '../../src/db/sqlite/search/wordScores'
 import { registry } from '../../src/platform/metrics'
 import { seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp, type TestApp } from '../support/app'
@@ -93,7 +93,7 @@ describe.runIf(sqlite)('word scores follow the corpus (SQLite)', () => {
       ['two approvals in one step, none of the words', () => run("UPDATE content SET status = 'approved', approved_at = '2099-01-03T00:00:00.000Z', title = 'Wombat burrows', description = 'Night walks' WHERE rowid IN (SELECT rowid FROM content WHERE status <> 'approved' LIMIT 2)"), { followed: true }],
     ]
     const followedAndRead = async (): Promise<[number, number]> => [await counter('search_terms_followed', 'hit'), await counter('search_terms_followed', 'miss')]
-    // Searches ranked again from their kept match groups (src/db/sqlite/matchGroups.ts), FTS5's order all the same.
+    // Searches ranked again from their kept match groups (src/db/sqlite/search/matchGroups.ts), FTS5's order all the same.
     const groupedBefore = await counter('search_match_groups', 'hit')
     for (const [what, write] of batches) {
       await write()

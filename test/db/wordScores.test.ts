@@ -1,11 +1,11 @@
 /**
- * The word cache's form (src/db/sqlite/wordScores) and the comma lists SQLite hands over
- * (src/db/sqlite/commaLists): what goes in comes back, in its own arrays of the right size.
+ * The word cache's form (src/db/sqlite/search/wordScores) and the comma lists SQLite hands over
+ * (src/db/sqlite/search/commaLists): what goes in comes back, in its own arrays of the right size.
  */
 import { describe, expect, it } from 'vitest'
 
-import { parseIntegers } from '../../src/db/sqlite/commaLists'
-import { rowsOf, wordScoresBytes, wordScoresOf } from '../../src/db/sqlite/wordScores'
+import { parseIntegers } from '../../src/db/sqlite/search/commaLists'
+import { rowsOf, wordScoresBytes, wordScoresOf } from '../../src/db/sqlite/search/wordScores'
 
 describe('cached word scores', () => {
   it('keep the first n (rowid, class) pairs and the class scores, copied out of the scratch given', () => {

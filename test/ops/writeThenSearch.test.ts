@@ -3,7 +3,7 @@
  * search corpus whole takes well over 50 ms (what the first search after every content write did,
  * on the event loop: 101-118 ms here), a real server process reads the corpus whole once, before
  * it says it is ready, and from then on follows each write, reading only the rows it changed
- * (src/db/sqlite/searchCorpus.ts). Held by the server's own counts (`cache_lookups_total{cache=
+ * (src/db/sqlite/search/searchCorpus.ts). Held by the server's own counts (`cache_lookups_total{cache=
  * "search_corpus_built"}`: `miss` a whole read, `hit` a followed write), not by a clock: a descheduled
  * process on a busy machine is not a blocked loop (a 58-76 ms "delay" failed a clean-clone run
  * beside a build). The loop's delays are printed, and `npm run bench` reports them. SQLite's
@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
-import type { PagedInts } from '../../src/db/sqlite/pagedInts'
-import { readCorpus, updateCorpus } from '../../src/db/sqlite/searchCorpus'
+import type { PagedInts } from '../../src/db/sqlite/search/pagedInts'
+import { readCorpus, updateCorpus } from '../../src/db/sqlite/search/searchCorpus'
 import { serviceReader } from '../../src/db/sqlite/sqlReader'
 import { testApp } from '../support/app'
 import { LARGE_CORPUS, takeLargeCorpus } from './support/largeCorpus'

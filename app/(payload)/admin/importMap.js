@@ -9,8 +9,8 @@ import { BrandStyle as BrandStyle_b6d590d2e82ec4979fb765b427469927 } from '../..
 import { BrandIcon as BrandIcon_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
 import { BrandLogo as BrandLogo_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
 import { QueueShortcut as QueueShortcut_48442ac8c3f24ad974cba37c38a97200 } from '../../../app/(payload)/admin/_components/QueueShortcut'
-import { ConsoleNavLinks as ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e } from '../../../app/(payload)/admin/_components/ConsoleNavLinks'
 import { Dashboard as Dashboard_7e9d415c85bb8921a23e77db3cdc3488 } from '../../../app/(payload)/admin/_components/Dashboard'
+import { ConsoleNavLinks as ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e } from '../../../app/(payload)/admin/_components/ConsoleNavLinks'
 import { ListMemory as ListMemory_50b1a473b139cbeaefd2287df38c1cf4 } from '../../../app/(payload)/admin/_components/ListMemory'
 import { ModerationQueueView as ModerationQueueView_78f428617dd16578b59a6c69b66f2df4 } from '../../../app/(payload)/admin/_components/ModerationQueueView'
 import { AuditLogView as AuditLogView_dc80e9c780789789d5905b4b3b9de02a } from '../../../app/(payload)/admin/_components/AuditLogView'
@@ -30,8 +30,8 @@ export const importMap = {
   "/app/(payload)/admin/_components/Brand#BrandIcon": BrandIcon_b6d590d2e82ec4979fb765b427469927,
   "/app/(payload)/admin/_components/Brand#BrandLogo": BrandLogo_b6d590d2e82ec4979fb765b427469927,
   "/app/(payload)/admin/_components/QueueShortcut#QueueShortcut": QueueShortcut_48442ac8c3f24ad974cba37c38a97200,
-  "/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks": ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e,
   "/app/(payload)/admin/_components/Dashboard#Dashboard": Dashboard_7e9d415c85bb8921a23e77db3cdc3488,
+  "/app/(payload)/admin/_components/ConsoleNavLinks#ConsoleNavLinks": ConsoleNavLinks_e5040615eae9115d9609d08e90bc345e,
   "/app/(payload)/admin/_components/ListMemory#ListMemory": ListMemory_50b1a473b139cbeaefd2287df38c1cf4,
   "/app/(payload)/admin/_components/ModerationQueueView#ModerationQueueView": ModerationQueueView_78f428617dd16578b59a6c69b66f2df4,
   "/app/(payload)/admin/_components/AuditLogView#AuditLogView": AuditLogView_dc80e9c780789789d5905b4b3b9de02a,

@@ -117,7 +117,7 @@ export class TextIndexSettings extends Error {
 /**
  * Throws MissingSchemaObjects naming every required object the database does not have, and
  * TextIndexSettings when the text index's tokenizer or rank is not the one the code reads it with
- * (the service computes bm25 itself from the index's parts: src/db/sqlite/wordReading.ts).
+ * (the service computes bm25 itself from the index's parts: src/db/sqlite/search/wordReading.ts).
  */
 export function checkContentSchema(db: Db): void {
   const present = new Set(

@@ -17,7 +17,7 @@ import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 
 import { keptStatement } from './connection'
-import { inSlices } from './loopSlices'
+import { inSlices } from '../../platform/loopSlices'
 import { SERVING_WAL_PRAGMAS } from './walCheckpoints'
 import { acquireWriteGate, type ReleaseWriteGate, underWriteGate } from './writeGate'
 

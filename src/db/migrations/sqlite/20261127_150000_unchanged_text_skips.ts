@@ -2,7 +2,7 @@
  * Payload's update of a content row sets every column, so an `AFTER UPDATE OF title, …` trigger
  * fires when none of them changed: linking an approval's thumbnail re-indexed the row in FTS5
  * (a delete and an insert) and recorded a text change, which the search corpus then followed and
- * every kept word checked its rows against (src/db/sqlite/searchCorpus, wordCache). The text
+ * every kept word checked its rows against (src/db/sqlite/search/searchCorpus, wordCache). The text
  * triggers now fire only when what they copy or record changed: the title, the description, the
  * status or the active flag (and, for the record, the approval time, a row's place in the
  * recency order). Re-indexing identical text changes nothing a search reads. Frozen here.

@@ -6,12 +6,12 @@
  * row lengths (./wordScores). The temporary tables it reads through are made on the
  * connection on first use.
  */
-import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from './contentSchema'
+import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from '../contentSchema'
 import { parseIntegers } from './commaLists'
 import { readPostings, type Postings } from './ftsPostings'
 import { LENGTH_IN_BY_ROW, type WordCorpus } from './searchCorpus'
-import type { SqlReader } from './sqlReader'
-import { TABLES } from './tables'
+import type { SqlReader } from '../sqlReader'
+import { TABLES } from '../tables'
 import { rowsOf, withClassScores, wordScoresOf, type WordScores } from './wordScores'
 
 // FTS5's bm25 constants (fts5_aux.c).

@@ -26,10 +26,10 @@
  * A search ranked again after a write that moved only N and the mean length (no row holding its
  * words changed) is ranked from its matches' groups instead (./matchGroups): the same rows.
  */
-import { VersionedValue } from '../versionedCache'
+import { VersionedValue } from '../../versionedCache'
 import { MatchGroupCache, type RankedMatches } from './matchGroups'
 import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
-import { serviceReader } from './sqlReader'
+import { serviceReader } from '../sqlReader'
 import { CorpusSteps, WordScoreCache } from './wordCache'
 import { patchWord, readWordScores, rememberTokens, rescoreWord, tokensOf, tokensOfRows } from './wordReading'
 import { decodeWord, holdsAnyRow, wordScoresBytes, type WordScores } from './wordScores'

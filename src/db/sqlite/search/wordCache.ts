@@ -11,7 +11,7 @@
  * keeps its scores a while in a small side cache (8 MB), so its second ask, often the first
  * search after a write, follows them instead of reading the word again.
  */
-import { cacheCounter, type CacheCounter } from '../../platform/metrics'
+import { cacheCounter, type CacheCounter } from '../../../platform/metrics'
 import type { Corpus } from './searchCorpus'
 import type { RowTokens } from './wordReading'
 import type { WordScores } from './wordScores'

@@ -9,13 +9,13 @@
  * which may stay above the largest length (it only sizes a table). The per-row arrays are paged
  * (./pagedInts): a version shares every page a write did not touch with the one before it.
  */
-import { cacheCounter } from '../../platform/metrics'
-import { FTS_COLUMNS, FTS_TABLE } from './contentSchema'
+import { cacheCounter } from '../../../platform/metrics'
+import { FTS_COLUMNS, FTS_TABLE } from '../contentSchema'
 import { parseIntegers } from './commaLists'
-import { nextSlice } from './loopSlices'
+import { nextSlice } from '../../../platform/loopSlices'
 import { PagedInts } from './pagedInts'
-import type { SqlReader } from './sqlReader'
-import { TABLES } from './tables'
+import type { SqlReader } from '../sqlReader'
+import { TABLES } from '../tables'
 
 export type Corpus = {
   /** N: rows in the index. */

@@ -19,7 +19,7 @@
  * ones, and the groups are built again). Only the rows of the best groups are kept, enough for
  * a few times `need`; a ranking that reaches past them builds the groups again.
  */
-import { cacheCounter, type CacheCounter } from '../../platform/metrics'
+import { cacheCounter, type CacheCounter } from '../../../platform/metrics'
 import { decodeRows, type WordScores } from './wordScores'
 import type { Corpus } from './searchCorpus'
 

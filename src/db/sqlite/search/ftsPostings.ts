@@ -14,8 +14,8 @@
  * FTS5's vocabulary table instead; the same read happens in one read transaction, so a
  * concurrent merge cannot move pages under it.
  */
-import { FTS_TABLE } from './contentSchema'
-import type { SqlReader } from './sqlReader'
+import { FTS_TABLE } from '../contentSchema'
+import type { SqlReader } from '../sqlReader'
 
 /** Views over scratch arrays, valid until the next readPostings call. */
 export type Postings = {
