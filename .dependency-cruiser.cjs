@@ -125,12 +125,20 @@ module.exports = {
       from: { path: '^(src|access|collections|endpoints)/', pathNot: '^src/edge/' },
       to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2)$' },
     },
+    // The rooms: SQLite's text search, SQLite's write path.
     {
       name: 'rooms-through-their-entry',
       severity: 'error',
-      comment: "A room of src/db (a folder with an index.ts: the SQLite text search) is entered through its index only: what lies behind it is the room's own.",
+      comment: "A room of src/db (a folder with an index.ts) is entered through its index only: what lies behind it is the room's own.",
       from: { path: '^src/', pathNot: '^src/db/sqlite/search/' },
       to: { path: '^src/db/sqlite/search/', pathNot: '^src/db/sqlite/search/index[.]ts$' },
+    },
+    {
+      name: 'rooms-through-their-entry',
+      severity: 'error',
+      comment: "A room of src/db (a folder with an index.ts) is entered through its index only: what lies behind it is the room's own.",
+      from: { path: '^src/', pathNot: '^src/db/sqlite/writes/' },
+      to: { path: '^src/db/sqlite/writes/', pathNot: '^src/db/sqlite/writes/index[.]ts$' },
     },
     {
       name: 'not-to-unresolvable',

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { underWriteGate } from '../../src/db/sqlite/writeGate'
+import { underWriteGate } from '../../src/db/sqlite/writes/writeGate'
 import { consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
@@ -155,7 +155,7 @@ describe('the connection Payload saves on is kept between saves', () => {
     const tag = await app.payload.create({ collection: 'tags', data: { slug: 'schema-moved', label: 'Before', facet: facet.id }, overrideAccess: true })
     // Another connection changes the schema, as a bulk load re-creating the text index's triggers does.
     const other = connection(sqliteFileOf(process.env.DATABASE_URI!))
-    // Under this process's write gate, as every writer of the process (src/db/sqlite/writeGate).
+    // Under this process's write gate, as every writer of the process (src/db/sqlite/writes/writeGate).
     await underWriteGate(() =>
       other.exec(`CREATE TABLE schema_probe (tag TEXT);
         CREATE TRIGGER schema_probe_after_tag_update AFTER UPDATE ON tags BEGIN INSERT INTO schema_probe (tag) VALUES (NEW.slug); END;`),

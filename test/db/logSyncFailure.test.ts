@@ -1,7 +1,7 @@
 /**
- * When the write-ahead log cannot be synced (src/db/sqlite/walSync.ts: EIO, ENOSPC), a committed
+ * When the write-ahead log cannot be synced (src/db/sqlite/writes/walSync.ts: EIO, ENOSPC), a committed
  * write is not known to be durable. Payload's saves share one kept connection
- * (src/db/sqlite/payloadWrites.ts) and the gate lets the next writer in before the sync is
+ * (src/db/sqlite/writes/payloadWrites.ts) and the gate lets the next writer in before the sync is
  * awaited, so a failed sync must not reach back into the connection (a ROLLBACK there would end
  * the next writer's transaction), and no caller may be told "saved" for what may not be on disk.
  * A failed sync stops this process's writes until it is restarted: after one, Linux may have
@@ -16,8 +16,8 @@ import { promisify } from 'node:util'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { logSyncsDone, syncLog } from '../../src/db/sqlite/walSync'
-import { DurabilityUnchecked, onWriteGateReleased, setWriteDurability, underWriteGate, writesStopped } from '../../src/db/sqlite/writeGate'
+import { logSyncsDone, syncLog } from '../../src/db/sqlite/writes/walSync'
+import { DurabilityUnchecked, onWriteGateReleased, setWriteDurability, underWriteGate, writesStopped } from '../../src/db/sqlite/writes/writeGate'
 import { stopFollowUps } from '../../src/jobs/followUps'
 import { getConfig } from '../../src/platform/config'
 import { ADMIN, adminSession, consoleCookie, freshIp } from '../auth/helpers'

@@ -2,7 +2,7 @@
  * The write-ahead log is folded off the serving thread (issue 37): SQLite's automatic checkpoint
  * ran inside the COMMIT that took the log past 1,000 pages, 80-120 ms on the event loop at 1M
  * items. Every connection a serving process writes with has it off, and a worker thread folds a
- * log past CHECKPOINT_BYTES after a write of the process (src/db/sqlite/walCheckpoints.ts).
+ * log past CHECKPOINT_BYTES after a write of the process (src/db/sqlite/writes/walCheckpoints.ts).
  * Measured on this file's own database: the log's file length says whether anyone folded it.
  */
 import { statSync } from 'node:fs'
@@ -13,9 +13,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { CHECKPOINT_BYTES } from '../../src/db/sqlite/walCheckpoints'
-import { logSyncsDone, syncLog } from '../../src/db/sqlite/walSync'
-import { underWriteGate } from '../../src/db/sqlite/writeGate'
+import { CHECKPOINT_BYTES } from '../../src/db/sqlite/walPragmas'
+import { logSyncsDone, syncLog } from '../../src/db/sqlite/writes/walSync'
+import { underWriteGate } from '../../src/db/sqlite/writes/writeGate'
 import { testApp, type TestApp } from '../support/app'
 
 const sqlite = getConfig().database.engine === 'sqlite'

@@ -7,9 +7,9 @@ import { closeSync, openSync } from 'node:fs'
 
 import Database from 'libsql'
 
-import { OPEN_PATIENCE_MS, syncLog } from '../../src/db/sqlite/walSync'
+import { OPEN_PATIENCE_MS, syncLog } from '../../src/db/sqlite/writes/walSync'
 import { logger } from '../../src/platform/logging'
-import { setWriteDurability, underWriteGate, writesStopped } from '../../src/db/sqlite/writeGate'
+import { setWriteDurability, underWriteGate, writesStopped } from '../../src/db/sqlite/writes/writeGate'
 
 const file = process.argv[2]!
 const db = new Database(file)

@@ -15,7 +15,7 @@ import path from 'node:path'
 
 import Database from 'libsql'
 
-import { libsqlWorker } from './libsqlWorker'
+import { libsqlWorker } from './writes'
 import { TABLES } from './tables'
 
 type Db = InstanceType<typeof Database>

@@ -13,7 +13,7 @@
 import type { ChangeFeedPort } from '../ports/changeFeed'
 import { DOMAINS, type Domain } from '../versionDomains'
 import { statement } from './connection'
-import { onWriteGateReleased } from './writeGate'
+import { onWriteGateReleased } from './writes'
 
 export const POLL_MS = 10
 

@@ -8,7 +8,7 @@
  */
 import Database from 'libsql'
 
-import { SERVING_WAL_PRAGMAS } from './walCheckpoints'
+import { SERVING_WAL_PRAGMAS } from './walPragmas'
 
 type Db = InstanceType<typeof Database>
 type Statement = Database.Statement<unknown[]>

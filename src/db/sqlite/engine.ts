@@ -12,9 +12,7 @@ import { DONE } from '../writePlan'
 import { applyPlanSqlite } from './planApplier'
 import { uniqueViolationFieldSqlite } from './uniqueViolation'
 import { hitRateLimitSqlite } from './rateLimits'
-import { checkpointWhenLong } from './walCheckpoints'
-import { syncLog } from './walSync'
-import { onWriteGateReleased, setWriteDurability, underWriteGate } from './writeGate'
+import { checkpointWhenLong, onWriteGateReleased, setWriteDurability, syncLog, underWriteGate } from './writes'
 
 // Every write of this process passes the gate; the log it grew is folded off the serving thread.
 onWriteGateReleased(() => checkpointWhenLong(configuredFile()))

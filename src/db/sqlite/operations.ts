@@ -10,9 +10,8 @@ import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports/operations'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrations'
-import { BUSY_TIMEOUT_MS, clientTransactionOf, closeWriteConnection, commitFailureOf, queuePayloadTransactions } from './payloadWrites'
-import { SERVING_WAL_PRAGMAS, stopCheckpoints } from './walCheckpoints'
-import { writesStopped } from './writeGate'
+import { SERVING_WAL_PRAGMAS } from './walPragmas'
+import { BUSY_TIMEOUT_MS, clientTransactionOf, closeWriteConnection, commitFailureOf, queuePayloadTransactions, stopCheckpoints, writesStopped } from './writes'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)

@@ -16,17 +16,11 @@
 import { statSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 
-import { logger } from '../../platform/logging'
+import { logger } from '../../../platform/logging'
+import { CHECKPOINT_BYTES } from '../walPragmas'
 import { libsqlWorker } from './libsqlWorker'
 import { writesStopped } from './writeGate'
 
-/** SQLite's own trigger (1,000 pages of 4 KiB), as bytes of log file. */
-export const CHECKPOINT_BYTES = 4 * 1024 * 1024
-
-/** For every connection that writes in a serving process: no checkpoint inside a commit; the log's file cut back after a restart. */
-// synchronous = NORMAL: a COMMIT writes the log without syncing it on this thread; ./walSync
-// syncs it off the thread before the write is answered.
-export const SERVING_WAL_PRAGMAS = ['PRAGMA wal_autocheckpoint = 0', `PRAGMA journal_size_limit = ${CHECKPOINT_BYTES}`, 'PRAGMA synchronous = NORMAL']
 
 // Run by ./libsqlWorker, which hands it libsql's path.
 const WORKER = `

@@ -16,9 +16,9 @@ import { type Client, type InStatement, LibsqlError, type ResultSet, type Transa
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 
-import { keptStatement } from './connection'
-import { inSlices } from '../../platform/loopSlices'
-import { SERVING_WAL_PRAGMAS } from './walCheckpoints'
+import { keptStatement } from '../connection'
+import { inSlices } from '../../../platform/loopSlices'
+import { SERVING_WAL_PRAGMAS } from '../walPragmas'
 import { acquireWriteGate, type ReleaseWriteGate, underWriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000

@@ -12,8 +12,8 @@
  * (raw writes do not run inside Payload's hooks): a wait longer than GATE_TIMEOUT_MS is a bug,
  * reported as an error instead of a hang.
  */
-import { ApiError } from '../../platform/errors'
-import { logger } from '../../platform/logging'
+import { ApiError } from '../../../platform/errors'
+import { logger } from '../../../platform/logging'
 
 export const GATE_TIMEOUT_MS = 30_000
 

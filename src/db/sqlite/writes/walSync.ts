@@ -16,7 +16,7 @@ import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
-import { logger } from '../../platform/logging'
+import { logger } from '../../../platform/logging'
 import { DurabilityUnchecked } from './writeGate'
 
 type FileSyncs = { running?: Promise<void>; next?: Promise<void>; entrySynced?: boolean }
