@@ -29,7 +29,7 @@ import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, 
 import { isHexId, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { nextOrdinals } from './urlKeys'
-import { hiddenTagSlugsMongo, resumeTagRenamesMongo } from './tagRename'
+import { hiddenTagSlugsMongo, resumeTagRenamesMongo, startTagRenameSweep } from './tagRename'
 import { generation, generationsOf, rowFreshness, type RowStamp } from '../generations'
 import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../platform/urlNormalize'
@@ -112,6 +112,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
     // is carried on (./tagRename).
     async prepare() {
       await resumeTagRenamesMongo(payload)
+      startTagRenameSweep(payload)
     },
 
     async listContent(q) {

@@ -8,6 +8,7 @@ import { migrateMongo } from './migrations'
 import { nativeClient, nativeDb } from './native'
 import { withPayloadTransactions } from './payloadTransactions'
 import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri } from './transaction'
+import { stopTagRenameSweep } from './tagRename'
 
 export const mongoOperations: OperationsPort = {
   name: 'mongodb',
@@ -44,5 +45,6 @@ export const mongoOperations: OperationsPort = {
     })
   },
   // The native driver calls go through Payload's own client, which payload.destroy() closes.
-  closeOwnConnections: async () => undefined,
+  // The rename sweep's timer (./tagRename) ends with the connection it writes on.
+  closeOwnConnections: () => stopTagRenameSweep(),
 }
