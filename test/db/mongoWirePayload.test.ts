@@ -35,6 +35,15 @@ describe("Payload's own save on MongoDB", () => {
     expect(generation(wire.payload, 'taxonomy')).not.toBe(before)
   })
 
+  it('reads one snapshot and commits with a majority (issue 55.8: a failover cannot roll back an answered save)', async () => {
+    await saveFacet()
+    const [first, commit] = writes()
+    expect(first?.startTransaction).toBe(true)
+    expect(first?.body.readConcern).toMatchObject({ level: 'snapshot' })
+    expect(commit?.name).toBe('commitTransaction')
+    expect(commit?.body.writeConcern).toMatchObject({ w: 'majority' })
+  })
+
   it('a save whose write fails is aborted whole: no commit, the caller gets the error, the generation stays', async () => {
     const { generation } = await import('../../src/db/engine')
     await waitForLiveFeed(wire.payload)

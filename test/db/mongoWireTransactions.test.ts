@@ -59,6 +59,15 @@ describe('a raw transaction on the wire', () => {
     expect(Object.keys(sessions)).toEqual([])
   })
 
+  it('reads one snapshot and commits with a majority (issue 55.8)', async () => {
+    const { payload, server } = await connect(() => undefined)
+    await twoWrites(payload)
+    const tx = server.sent.filter((c) => transactional(c.name))
+    expect(tx[0]?.body.readConcern).toMatchObject({ level: 'snapshot' })
+    expect(tx.at(-1)?.name).toBe('commitTransaction')
+    expect(tx.at(-1)?.body.writeConcern).toMatchObject({ w: 'majority' })
+  })
+
   it('a WriteConflict (TransientTransactionError) aborts and re-runs the whole transaction', async () => {
     let conflicts = 1
     const script: Script = (c) =>

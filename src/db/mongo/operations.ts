@@ -7,7 +7,7 @@ import { ensurePayloadIndexes } from './indexes'
 import { migrateMongo } from './migrations'
 import { nativeClient, nativeDb } from './native'
 import { withPayloadTransactions } from './payloadTransactions'
-import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri } from './transaction'
+import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri, TRANSACTION_OPTIONS } from './transaction'
 import { stopTagRenameSweep } from './tagRename'
 
 export const mongoOperations: OperationsPort = {
@@ -22,6 +22,8 @@ export const mongoOperations: OperationsPort = {
         connectOptions: { autoIndex: false, ...(db.name ? { dbName: db.name } : {}) },
         // Where `payload migrate:create` writes (from the project root); the server imports the list statically.
         migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
+        // Payload's saves read one snapshot and commit with a majority, as the service's own do.
+        transactionOptions: TRANSACTION_OPTIONS,
       }),
     ),
   // ObjectIds already are 24-hex.

@@ -6,7 +6,7 @@
  * errors; an unknown commit result retries the commit only (the server commits once).
  */
 import { randomUUID } from 'node:crypto'
-import type { ClientSession, Db, Document, MongoClient } from 'mongodb'
+import type { ClientSession, Db, Document, MongoClient, TransactionOptions } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { retryTransient } from '../transientRetry'
@@ -68,6 +68,13 @@ export function requirePayloadTransactions(payload: Pick<Payload, 'db'>): void {
   }
 }
 
+/**
+ * Every transaction's concerns, ours and Payload's (issue 55.8): it reads one snapshot, and its
+ * commit is acknowledged once a majority holds it, so a failover cannot roll back a write whose
+ * process already answered it (on a set with an arbiter the default would be w:1).
+ */
+export const TRANSACTION_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } } as const satisfies TransactionOptions
+
 const checked = new WeakSet<Db>()
 
 export async function inTransaction<T>(payload: Payload, work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -82,7 +89,7 @@ export async function inTransaction<T>(payload: Payload, work: (tx: Tx) => Promi
     const transactionID = `raw-${randomUUID()}`
     payload.db.sessions[transactionID] = session
     try {
-      session.startTransaction()
+      session.startTransaction(TRANSACTION_OPTIONS)
       let result: T
       try {
         result = await work({ session, req: { transactionID }, db })
