@@ -11,15 +11,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import type { FreshnessSink } from '../../src/db/generations'
 import type { Domain } from '../../src/db/versionDomains'
-import { payloadOnWire, serverError, type WireServer } from '../support/mongoWireServer'
+import { payloadOnWire, type Script, serverError, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
 let payload: Payload
 let feed: typeof import('../../src/db/mongo/changeFeed')
 let stop: (() => void) | undefined
 
+/** What a test scripts beyond the server's own answers (reset before each test). */
+let script: Script = () => undefined
+
 beforeAll(async () => {
-  ;({ server, payload } = await payloadOnWire())
+  ;({ server, payload } = await payloadOnWire((c, sent) => script(c, sent)))
   feed = await import('../../src/db/mongo/changeFeed')
 })
 
@@ -30,6 +33,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   server.sent.length = 0
+  script = () => undefined
 })
 
 afterEach(() => {
@@ -119,6 +123,7 @@ describe('the change feed on the wire', () => {
         'fullDocument.isActive': 1,
         'updateDescription.updatedFields': { $map: { input: { $objectToArray: { $ifNull: ['$updateDescription.updatedFields', {}] } }, in: '$$this.k' } },
         'updateDescription.removedFields': 1,
+        'updateDescription.truncatedArrays': 1,
       },
     })
   })
@@ -157,6 +162,38 @@ describe('the change feed on the wire', () => {
     // Resumed after the last event it had seen, or a later point of the server's (a post-batch token).
     expect(resumeAfter?._data).toBeDefined()
     expect(server.changes.tokens.indexOf(String(resumeAfter!._data))).toBeGreaterThanOrEqual(tokensBefore)
+  })
+
+  it('a stream that keeps failing on one resume token (not history lost: 280) starts from now after a few, and says so', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    server.changes.push({ operationType: 'update', ns: { db: 'wire', coll: payload.db.collections.content!.collection.collectionName } })
+    await until(() => seen.changed.length === 1, 'the event')
+    // From here every stream opened after that token is refused by the server.
+    script = (c) => {
+      const stage = c.name === 'aggregate' ? ((c.body.pipeline as Document[])[0]?.$changeStream as Document | undefined) : undefined
+      return stage?.resumeAfter ? serverError(280, 'ChangeStreamFatalError') : undefined
+    }
+    server.changes.fail(serverError(280, 'ChangeStreamFatalError'))
+    await until(() => seen.restored === 2, 'the feed to start again from now', 10_000)
+    const opened = streams().map((c) => ((c.body.pipeline as Document[])[0]!.$changeStream as Document).resumeAfter !== undefined)
+    // The first stream, then MAX_FAILURES_ON_TOKEN - 1 refused resumes, then one from now.
+    expect(opened.filter(Boolean).length).toBe(feed.MAX_FAILURES_ON_TOKEN - 1)
+    expect(opened.at(-1)).toBe(false)
+  })
+
+  it('a content update that only shortens an array (truncatedArrays) is a change of that field', async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const ns = { db: 'wire', coll: payload.db.collections.content!.collection.collectionName }
+    server.changes.push({ operationType: 'update', ns, documentKey: { _id: 'b1' }, updateDescription: { updatedFields: ['updatedAt'], removedFields: [], truncatedArrays: [{ field: 'tagSlugs', newSize: 1 }] } })
+    await until(() => seen.changed.length === 1, 'the report')
+    expect(seen.changed).toEqual([['content']])
+    // The stream asks the server for the field.
+    const project = ((streams().at(-1)!.body.pipeline as Document[]).find((stage) => stage.$project)!.$project as Document)
+    expect(project['updateDescription.truncatedArrays']).toBe(1)
   })
 
   it('when the server no longer has the resume point, the feed starts again from now', async () => {

@@ -15,12 +15,15 @@ import type { Payload } from 'payload'
 import type { FreshnessSink } from '../generations'
 import type { ChangeFeedPort } from '../ports/changeFeed'
 import { CONTENT_SHAPE_FIELDS, contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
+import { logger } from '../../platform/logging'
 import { serverCode } from './driverErrors'
 import { collectionName, nativeDb } from './native'
 
 /** The server no longer has the resume point: start from now (everything is refreshed anyway). */
 const HISTORY_LOST = 286
 const INVALID_RESUME_TOKEN = 260
+/** Streams failing in a row on one resume token before the feed starts from now instead. */
+export const MAX_FAILURES_ON_TOKEN = 3
 
 const RETRY_MIN_MS = 100
 const RETRY_MAX_MS = 5_000
@@ -64,6 +67,8 @@ export const changeFeedPipeline = (names: readonly string[]): Document[] => [
       'fullDocument.isActive': 1,
       'updateDescription.updatedFields': { $map: { input: { $objectToArray: { $ifNull: ['$updateDescription.updatedFields', {}] } }, in: '$$this.k' } },
       'updateDescription.removedFields': 1,
+      // An array shortened in place (a $pull, a $filter) is told here, not among updatedFields.
+      'updateDescription.truncatedArrays': 1,
     },
   },
 ]
@@ -73,10 +78,11 @@ const SHAPE_FIELDS = new Set(Object.keys(CONTENT_SHAPE_FIELDS))
 /** Whether a content update set or removed a field lists filter, sort or rank by (a dotted path counts by its first part). */
 function changesShape(event: ChangeStreamDocument): boolean {
   if (event.operationType !== 'update') return true
-  const description = event.updateDescription as { updatedFields?: unknown; removedFields?: unknown } | undefined
+  const description = event.updateDescription as { updatedFields?: unknown; removedFields?: unknown; truncatedArrays?: unknown } | undefined
   // Not told which fields: it may have changed any.
   if (!description?.updatedFields) return true
-  const fields = [description.updatedFields, description.removedFields].flatMap((f) => (Array.isArray(f) ? f : f ? Object.keys(f) : []))
+  const truncated = Array.isArray(description.truncatedArrays) ? description.truncatedArrays.map((t: { field?: unknown }) => t?.field) : []
+  const fields = [description.updatedFields, description.removedFields, truncated].flatMap((f) => (Array.isArray(f) ? f : f ? Object.keys(f) : []))
   return fields.some((f) => SHAPE_FIELDS.has(String(f).split('.')[0]!))
 }
 
@@ -118,6 +124,8 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
   let resumeAfter: ResumeToken | undefined
   let retryMs = RETRY_MIN_MS
   let timer: NodeJS.Timeout | undefined
+  // Streams that failed, one after another, resuming from the same token.
+  let failuresOnToken = 0
 
   const reopenLater = () => {
     if (stopped) return
@@ -157,6 +165,7 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
       // A stream given up while the driver was still resuming it came back: close it again.
       if (stream !== current) return void current.close().catch(() => undefined)
       resumeAfter = token
+      failuresOnToken = 0
       if (!live) {
         live = true
         retryMs = RETRY_MIN_MS
@@ -192,6 +201,7 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
     current.on('change', (event: ChangeStreamDocument) => {
       if (stream !== current) return
       resumeAfter = event._id
+      failuresOnToken = 0
       const domains = domainsOfEvent(event, watched)
       const rows = rowsOfEvent(event, watched)
       if (domains.length > 0) to.changed(domains, rows.length > 0 ? rows : undefined)
@@ -201,10 +211,17 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
         fail()
       }
     })
-    // Errors the driver could not resume.
+    // Errors the driver could not resume. History lost or a token refused: from now. Any other
+    // error that keeps coming back on the same token (a token the server cannot resume from for a
+    // reason of its own): after a few, from now too, said in the log, rather than blind for ever.
     current.on('error', (err: unknown) => {
       const code = serverCode(err)
       if (code === HISTORY_LOST || code === INVALID_RESUME_TOKEN) resumeAfter = undefined
+      else if (resumeAfter !== undefined && ++failuresOnToken >= MAX_FAILURES_ON_TOKEN) {
+        logger().warn({ err, code, failures: failuresOnToken }, 'changefeed.token_abandoned')
+        resumeAfter = undefined
+      }
+      if (resumeAfter === undefined) failuresOnToken = 0
       fail()
     })
   }
