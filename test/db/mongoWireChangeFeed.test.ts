@@ -183,6 +183,21 @@ describe('the change feed on the wire', () => {
     expect(opened.at(-1)).toBe(false)
   })
 
+  it("a tag rename's run begun or ended by another process moves taxonomy here (its slugs flip); its lease's heartbeats do not", async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const match = ((streams().at(-1)!.body.pipeline as Document[]).find((stage) => stage.$match)!.$match as Document).$or as Document[]
+    expect((match[0]!['ns.coll'] as Document).$in).toContain('raw_tag_rename_runs')
+    const ns = { db: 'wire', coll: 'raw_tag_rename_runs' }
+    server.changes.push({ operationType: 'insert', ns, documentKey: { _id: 'r1' }, fullDocument: {} })
+    server.changes.push({ operationType: 'update', ns, documentKey: { _id: 'r1' }, updateDescription: { updatedFields: ['leaseUntil'], removedFields: [] } })
+    server.changes.push({ operationType: 'delete', ns, documentKey: { _id: 'r1' } })
+    await until(() => seen.changed.length === 2, 'two reports')
+    await new Promise((r) => setTimeout(r, 100))
+    expect(seen.changed).toEqual([['taxonomy'], ['taxonomy']])
+  })
+
   it('a content update that only shortens an array (truncatedArrays) is a change of that field', async () => {
     const { seen, to } = sink()
     stop = feed.startMongoChangeFeed(payload, to)

@@ -18,6 +18,7 @@ import { CONTENT_SHAPE_FIELDS, contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS,
 import { logger } from '../../platform/logging'
 import { serverCode } from './driverErrors'
 import { collectionName, nativeDb } from './native'
+import { TAG_RENAME_RUNS } from './tagRename'
 
 /** The server no longer has the resume point: start from now (everything is refreshed anyway). */
 const HISTORY_LOST = 286
@@ -31,7 +32,14 @@ const RETRY_MAX_MS = 5_000
 const RESUME_GRACE_MS = 1_000
 const RESUME_CHECK_MS = 50
 
-type Watched = { domains: Map<string, Domain>; referenced: Map<string, Domain> }
+type Watched = { domains: Map<string, Domain>; referenced: Map<string, Domain>; runs: Map<string, Domain> }
+
+/**
+ * The service's own records whose beginning and end (insert, delete; not the lease's heartbeats)
+ * move a domain: a tag rename's run flips which of its two slugs answers leave out, in every
+ * process (issue 55.2), not only the one carrying it.
+ */
+const RUN_RECORDS: ReadonlyMap<string, Domain> = new Map([[TAG_RENAME_RUNS, 'taxonomy']])
 
 /** MongoDB collection name → domain, for the collections a cache shows; globals live in one collection. */
 export function watchedCollections(payload: Payload): Watched {
@@ -46,7 +54,7 @@ export function watchedCollections(payload: Payload): Watched {
     }
     for (const slug of REFERENCED_COLLECTIONS[domain] ?? []) referenced.set(collectionName(payload, slug), domain)
   }
-  return { domains, referenced }
+  return { domains, referenced, runs: new Map(RUN_RECORDS) }
 }
 
 /**
@@ -111,7 +119,9 @@ export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): r
       if (domain) return [domain]
       // A referenced collection (uploads shown in branding): its new rows show only once referred to.
       const referencedBy = watched.referenced.get(coll)
-      return referencedBy && event.operationType !== 'insert' ? [referencedBy] : []
+      if (referencedBy) return event.operationType !== 'insert' ? [referencedBy] : []
+      const run = watched.runs.get(coll)
+      return run && (event.operationType === 'insert' || event.operationType === 'delete') ? [run] : []
     }
     default:
       return DOMAINS
@@ -145,7 +155,7 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
       // Not connected yet: blind (generations held 50 ms at most) until it is.
       return reopenLater()
     }
-    const current = db.watch(changeFeedPipeline([...watched.domains.keys(), ...watched.referenced.keys()]), {
+    const current = db.watch(changeFeedPipeline([...watched.domains.keys(), ...watched.referenced.keys(), ...watched.runs.keys()]), {
       ...(resumeAfter ? { resumeAfter } : {}),
     })
     stream = current
