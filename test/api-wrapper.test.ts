@@ -123,6 +123,16 @@ describe('the /api/v1 envelope', () => {
     expect(res.headers.get('retry-after')).toBe('3')
   })
 
+  it("answers a database read stopped at its time limit (Payload's own, wrapped by a library) with 503 and Retry-After, never 500", async () => {
+    const expired = Object.assign(new Error('operation exceeded time limit'), { code: 50, codeName: 'MaxTimeMSExpired' })
+    const res = await callWrapped(async () => {
+      throw new Error('Payload find failed', { cause: expired })
+    })
+    expect(res.status).toBe(503)
+    expect(res.body.error.code).toBe('service.unavailable')
+    expect(res.headers.get('retry-after')).toBe('1')
+  })
+
   it('turns an unexpected exception into 500 internal.error with details outside production', async () => {
     const res = await callWrapped(async () => {
       throw new Error('database exploded')
@@ -132,7 +142,7 @@ describe('the /api/v1 envelope', () => {
     expect(res.body.error.message).toBe('An unexpected error occurred.')
     expect(res.body.error.details).toEqual({ name: 'Error', message: 'database exploded' })
     const app = await testApp()
-    const line = app.logs.find((l) => l.msg === 'request.failed')
+    const line = app.logs.findLast((l) => l.msg === 'request.failed')
     expect(line?.level).toBe('error')
     expect(line?.err?.stack).toContain('database exploded')
   })

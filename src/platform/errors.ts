@@ -26,6 +26,19 @@ export function fromCauses<T>(err: unknown, pick: (e: Error) => T | undefined, d
   return undefined
 }
 
+/** The server's code for a read stopped at its time limit (MongoDB's MaxTimeMSExpired), read by shape. */
+const TIME_LIMIT_EXPIRED = 50
+
+/**
+ * A database read stopped at its time limit (Payload's own reads carry one on MongoDB): 503 with
+ * Retry-After, the same answer as the content store's (src/db/mongo/readLimit), never a 500.
+ */
+export function fromTimeLimit(err: unknown): ApiError | undefined {
+  return fromCauses(err, (e) =>
+    (e as { code?: unknown }).code === TIME_LIMIT_EXPIRED ? new ApiError(503, 'service.unavailable', 'The database did not answer in time; try again.', undefined, { 'Retry-After': '1' }) : undefined,
+  )
+}
+
 export type FieldProblem = { field: string; constraint: string; value?: unknown }
 
 /** Echoed input is cut to ECHO_LIMIT characters: a megabyte field must not come back whole. */

@@ -247,7 +247,7 @@ describe('indexes', () => {
       'raw_rate_limits.raw_rate_limits_expire',
       'raw_rate_limits.raw_rate_limits_key',
     ])
-    expect(plans[8]!.index.key).toEqual({ status: 1, approvedAt: -1, _id: -1 })
+    expect(plans[8]!.index.key).toEqual({ status: 1, approvedAt: -1, createdAt: -1, _id: -1 })
     expect(plans[12]!.index).toMatchObject({ key: { expire: -1 }, expireAfterSeconds: 0 })
     expect(plans[13]!.index).toMatchObject({ key: { key: 1 }, unique: true })
   })

@@ -4,12 +4,12 @@
  * and every write its hooks make are one transaction, committed once or aborted whole, and
  * nothing shared (no counter document) is written inside it.
  */
-import type { Payload } from 'payload'
+import type { Payload, Where } from 'payload'
 import { describe, expect, it } from 'vitest'
 
 import { ObjectId, type Document } from 'mongodb'
 
-import { cursorReply, serverError, waitForLiveFeed, wireFile } from '../support/mongoWireServer'
+import { cursorReply, type SentCommand, serverError, waitForLiveFeed, wireFile } from '../support/mongoWireServer'
 
 const wire = wireFile()
 
@@ -42,6 +42,37 @@ describe("Payload's own save on MongoDB", () => {
     expect(first?.body.readConcern).toMatchObject({ level: 'snapshot' })
     expect(commit?.name).toBe('commitTransaction')
     expect(commit?.body.writeConcern).toMatchObject({ w: 'majority' })
+  })
+
+  it("Payload's admin content list is sorted by an index: the sort the adapter itself sends, after each filter the list uses", async () => {
+    const { serviceIndexes } = await import('../../src/db/mongo/indexes')
+    const contents = wire.payload.db.collections.content!.collection.collectionName
+    const keys = serviceIndexes(contents).filter((p) => p.collection === contents).map((p) => p.index.key as Record<string, unknown>)
+    // The list as the admin panel asks it: its default sort, pending first (the queue's default filter) or every item.
+    for (const where of [{ status: { equals: 'pending' } }, {}] as Where[]) {
+      wire.server.sent.length = 0
+      await wire.payload.find({ collection: 'content', where, sort: '-approvedAt', limit: 10, depth: 0, overrideAccess: true })
+      // The page's read (the count beside it sorts nothing).
+      const sorts = (c: SentCommand) => c.name === 'find' || (c.name === 'aggregate' && (c.body.pipeline as Document[]).some((st) => st.$sort))
+      const read = wire.server.sent.find((c) => c.body[c.name] === contents && sorts(c))!
+      const sort = (read.name === 'find' ? read.body.sort : (read.body.pipeline as Document[]).find((st) => st.$sort)!.$sort) as Record<string, unknown>
+      expect(Object.keys(sort).length).toBeGreaterThan(1)
+      const equalities = Object.keys(where)
+      // An index that leads with the filter's equalities, then has every sort key in order and direction.
+      const serves = keys.some((key) => {
+        const fields = Object.entries(key)
+        const lead = fields.slice(0, equalities.length).map(([f]) => f)
+        const next = fields.slice(equalities.length, equalities.length + Object.keys(sort).length)
+        return JSON.stringify(lead.sort()) === JSON.stringify([...equalities].sort()) && JSON.stringify(Object.fromEntries(next)) === JSON.stringify(sort)
+      })
+      expect(serves, `no index serves ${JSON.stringify(where)} sorted ${JSON.stringify(sort)}`).toBe(true)
+      // Payload's own reads carry the content store's time limit, the page and its count alike.
+      const { READ_LIMIT_MS } = await import('../../src/db/mongo/readLimit')
+      // (An unfiltered count is the collection's metadata, `count` without a query: nothing to limit.)
+      const reads = wire.server.sent.filter((c) => c.body[c.name] === contents && !(c.name === 'count' && !c.body.query))
+      expect(reads.length).toBeGreaterThan(0)
+      for (const c of reads) expect(c.body.maxTimeMS, c.name).toBe(READ_LIMIT_MS)
+    }
   })
 
   it('a save whose write fails is aborted whole: no commit, the caller gets the error, the generation stays', async () => {

@@ -46,9 +46,11 @@ export function serviceIndexes(content: string): IndexPlan[] {
       { key: { group: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_group_list' },
       { key: { channel: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_channel_list' },
       { key: { platform: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_platform_list' },
-      // Payload's admin list (defaultSort -approvedAt, then _id; filtered by status or not).
-      { key: { status: 1, approvedAt: -1, _id: -1 }, name: 'raw_content_status_approved_at' },
-      { key: { approvedAt: -1, _id: -1 }, name: 'raw_content_approved_at' },
+      // Payload's admin list (defaultSort -approvedAt; filtered by status or not). The adapter adds
+      // its fallback sort, -createdAt (timestamps on), so it sends {approvedAt: -1, createdAt: -1}:
+      // test/db/mongoWirePayload.test.ts reads the sort the adapter sends and finds it here.
+      { key: { status: 1, approvedAt: -1, createdAt: -1, _id: -1 }, name: 'raw_content_status_approved_at' },
+      { key: { approvedAt: -1, createdAt: -1, _id: -1 }, name: 'raw_content_approved_at' },
       // GET /auth/me/submissions: one submitter's items, newest first.
       { key: { submittedBy: 1, createdAt: -1, _id: -1 }, name: 'raw_content_by_submitter' },
       // Duplicate URLs: one new item per key (ordinal 0), whoever races whom; legacy copies

@@ -8,6 +8,7 @@ import { migrateMongo } from './migrations'
 import { nativeClient, nativeDb } from './native'
 import { withPayloadTransactions } from './payloadTransactions'
 import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri, TRANSACTION_OPTIONS } from './transaction'
+import { READ_LIMIT_MS } from './readLimit'
 import { stopTagRenameSweep } from './tagRename'
 
 export const mongoOperations: OperationsPort = {
@@ -24,6 +25,11 @@ export const mongoOperations: OperationsPort = {
         migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
         // Payload's saves read one snapshot and commit with a majority, as the service's own do.
         transactionOptions: TRANSACTION_OPTIONS,
+        // Payload's own reads (the admin panel's lists, the Local API) carry the content store's
+        // time limit: mongoose adds a connection's maxTimeMS to every query and aggregation.
+        afterOpenConnection: async (adapter) => {
+          adapter.connection.set('maxTimeMS', READ_LIMIT_MS)
+        },
       }),
     ),
   // ObjectIds already are 24-hex.
