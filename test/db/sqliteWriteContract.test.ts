@@ -1,0 +1,79 @@
+/**
+ * The contract the SQLite write path's wrappers rest on (src/db/sqlite/writes/, wired in
+ * src/db/sqlite/operations.ts; docs/architecture.md, "The SQLite write path's wrappers"): what each
+ * library does today that a wrapper mends or relies on. A test here fails when the library's next
+ * version changes that shape: an upgrade re-checks every wrapper, and drops the one whose defect
+ * the library fixed.
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { beginTransaction, commitTransaction } from '@payloadcms/drizzle'
+import { Sqlite3Transaction } from '@libsql/client/sqlite3'
+import { describe, expect, it } from 'vitest'
+
+import { clientTransactionOf } from '../../src/db/sqlite/writes'
+import { ApiError } from '../../src/platform/errors'
+import { testApp } from '../support/app'
+
+const root = path.resolve(import.meta.dirname, '../..')
+// Read from the installed folder: not every package exports its package.json.
+const versionOf = (folder: string) => (JSON.parse(readFileSync(path.join(root, 'node_modules', folder, 'package.json'), 'utf8')) as { version: string }).version
+
+/** The versions every wrapper below was read against, in their code. */
+const WRAPPED_AGAINST = {
+  '@payloadcms/db-sqlite': '3.90.2',
+  '@payloadcms/drizzle': '3.90.2',
+  '@libsql/client': '0.14.0',
+  libsql: '0.4.7',
+  // The copy Payload's drizzle adapter runs (where a session keeps its transaction).
+  '@payloadcms/drizzle/node_modules/drizzle-orm': '0.45.2',
+}
+
+describe("the SQLite write path's contract with its libraries", () => {
+  it('runs on the versions its wrappers were checked against (an upgrade re-reads each of them, docs/architecture.md)', () => {
+    expect(Object.fromEntries(Object.keys(WRAPPED_AGAINST).map((name) => [name, versionOf(name)]))).toEqual(WRAPPED_AGAINST)
+  })
+
+  it("Payload's drizzle adapter swallows a failed commit (commitTransaction: `catch (_) { await session.reject() }`): the wrapper rethrows it", async () => {
+    const failing = { sessions: { t1: { db: {}, resolve: () => Promise.reject(new Error('COMMIT failed')), reject: async () => undefined } } }
+    // Resolves although the commit failed: the defect the wrapper mends. Fixed upstream, this fails: drop the wrapper.
+    await expect(commitTransaction.call(failing as never, 't1')).resolves.toBeUndefined()
+    expect(failing.sessions).toEqual({})
+  })
+
+  it("Payload's drizzle adapter replaces a refused begin with its own error (beginTransaction): the wrapper answers writes-stopped instead", async () => {
+    const refused = new ApiError(503, 'service.unavailable', 'Writes are stopped.')
+    const adapterLike = {
+      initializing: Promise.resolve(),
+      drizzle: { transaction: () => Promise.reject(refused) },
+      transactionOptions: {},
+      sessions: {},
+      payload: { logger: { error: () => undefined } },
+    }
+    const err = (await beginTransaction.call(adapterLike as never).catch((e: unknown) => e)) as Error
+    expect(err).not.toBe(refused)
+    expect(err.message).toBe('Error: cannot begin transaction: Writes are stopped.')
+  })
+
+  it("a Payload session holds the client's transaction where the commit wrapper reads it (sessions[id].db.session.tx), opened by the write path", async () => {
+    const app = await testApp()
+    const id = await app.payload.db.beginTransaction()
+    expect(id).toBeTruthy()
+    try {
+      const tx = clientTransactionOf(app.payload.db.sessions[String(id)])
+      expect(tx).toBeInstanceOf(Sqlite3Transaction)
+      expect(tx!.closed).toBe(false)
+      // The write path's own: ending it lets the next writer in (./writes/payloadWrites `releasing`).
+      expect(Object.hasOwn(tx!, 'commit')).toBe(true)
+    } finally {
+      await app.payload.db.rollbackTransaction(String(id))
+    }
+  })
+
+  it("@libsql/client's SQLite transaction is built from a libsql connection and an int mode, with the methods the wrappers replace", () => {
+    expect(Sqlite3Transaction.length).toBe(2)
+    for (const method of ['execute', 'batch', 'commit', 'rollback', 'close']) expect(typeof (Sqlite3Transaction.prototype as unknown as Record<string, unknown>)[method], method).toBe('function')
+    expect(Object.getOwnPropertyDescriptor(Sqlite3Transaction.prototype, 'closed')?.get).toBeTypeOf('function')
+  })
+})
