@@ -15,6 +15,7 @@ import path from 'node:path'
 
 import Database from 'libsql'
 
+import { vacuumWorker } from './backupWorker'
 import { libsqlWorker } from './writes'
 import { TABLES } from './tables'
 
@@ -75,17 +76,7 @@ export function verifyDatabase(file: string): { tables: number; content: number 
  * writes it (the statement itself offers no progress).
  */
 function vacuumInto(source: string, target: string, onBytes?: (bytes: number) => void): Promise<void> {
-  const code = `
-    const { workerData } = require('node:worker_threads')
-    const Database = require(workerData.libsql)
-    const db = new Database(workerData.source)
-    try {
-      db.exec('PRAGMA busy_timeout = 5000')
-      db.prepare('VACUUM INTO ?').run(workerData.target)
-    } finally {
-      db.close()
-    }`
-  const worker = libsqlWorker(code, { source, target })
+  const worker = libsqlWorker(vacuumWorker, { source, target })
   const timer = onBytes
     ? setInterval(() => {
         try {

@@ -10,4 +10,4 @@ export { onWriteGateReleased, setWriteDurability, underWriteGate, writesStopped 
 export { syncLog } from './walSync'
 export { checkpointWhenLong, stopCheckpoints } from './walCheckpoints'
 export { BUSY_TIMEOUT_MS, clientTransactionOf, closeWriteConnection, commitFailureOf, queuePayloadTransactions } from './payloadWrites'
-export { libsqlWorker } from './libsqlWorker'
+export { libsqlWorker, type LibsqlWorkerBody } from './libsqlWorker'

@@ -18,29 +18,9 @@ import type { Worker } from 'node:worker_threads'
 
 import { logger } from '../../../platform/logging'
 import { CHECKPOINT_BYTES } from '../walPragmas'
+import { checkpointWorker, type CheckpointResult } from './checkpointWorker'
 import { libsqlWorker } from './libsqlWorker'
 import { writesStopped } from './writeGate'
-
-
-// Run by ./libsqlWorker, which hands it libsql's path.
-const WORKER = `
-  const { parentPort, workerData } = require('node:worker_threads')
-  const Database = require(workerData.libsql)
-  const db = new Database(workerData.file)
-  const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw(true)
-  parentPort.on('message', (message) => {
-    if (message === 'stop') {
-      db.close()
-      parentPort.close()
-      return
-    }
-    try {
-      const [busy, log, done] = checkpoint.get()
-      parentPort.postMessage({ busy, log, done })
-    } catch (err) {
-      parentPort.postMessage({ error: String(err && err.message || err) })
-    }
-  })`
 
 type Checkpointer = { file: string; worker: Worker; running: boolean; exited: Promise<void> }
 
@@ -51,7 +31,7 @@ let current: Checkpointer | undefined
 let failedAt = -Infinity
 
 function start(file: string): Checkpointer {
-  const worker = libsqlWorker(WORKER, { file })
+  const worker = libsqlWorker(checkpointWorker, { file })
   // It never keeps a process alive; stopCheckpoints() ends it in an orderly way.
   worker.unref()
   const checkpointer: Checkpointer = {
@@ -60,7 +40,7 @@ function start(file: string): Checkpointer {
     running: false,
     exited: new Promise((resolve) => worker.once('exit', () => resolve())),
   }
-  worker.on('message', (result: { error?: string }) => {
+  worker.on('message', (result: CheckpointResult) => {
     checkpointer.running = false
     if (result.error) logger().warn({ err: result.error }, 'db.wal_checkpoint_failed')
   })
