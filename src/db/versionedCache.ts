@@ -54,13 +54,13 @@ export class VersionedCache<T> {
       if (this.options.keepOnSecondAsk) this.askedOnce.add(key)
     }
     if (hit !== undefined) {
-      this.lookups.hit()
+      this.lookups.hit(version)
       // Refresh recency (Map keeps insertion order: the first key is the least recent).
       this.entries.delete(key)
       this.entries.set(key, hit)
       return hit
     }
-    this.lookups.miss()
+    this.lookups.miss(version)
     if (this.options.keepOnSecondAsk && !this.askedOnce.delete(key)) {
       // Remembered (a key, not its value) for a while, so a second ask keeps the value.
       if (this.askedOnce.size >= 4 * this.maxEntries) this.askedOnce.delete(this.askedOnce.values().next().value!)
@@ -102,10 +102,10 @@ export class VersionedValue<T> {
 
   get(version: string, build: () => Promise<T>): Promise<T> {
     if (this.built?.version === version) {
-      this.lookups?.hit()
+      this.lookups?.hit(version)
       return Promise.resolve(this.built.value)
     }
-    this.lookups?.miss()
+    this.lookups?.miss(version)
     if (this.building?.version !== version) {
       const entry = { version, value: build() }
       this.building = entry

@@ -7,6 +7,7 @@ import { applyCors } from './cors'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from './jsonShape'
 import { etagMatches } from './etag'
 import { versionTag } from '../platform/entityTag'
+import { type CacheLookup, cacheTracing, traced } from '../platform/cacheTrace'
 import { logRequestCompleted, type RequestLogger, withFields } from '../platform/logging'
 import { observeRequest } from '../platform/metrics'
 import { clientIp } from './clientIp'
@@ -175,6 +176,8 @@ export function wrap(
     const acceptEncoding = req.headers.get('accept-encoding')
     let userId: string | undefined
     let status = 200
+    // Every cache lookup the answer took, in order (log level debug: src/platform/cacheTrace).
+    const lookups: CacheLookup[] | undefined = cacheTracing() ? [] : undefined
     let encoded: EncodedBody | null
 
     try {
@@ -187,7 +190,7 @@ export function wrap(
       const ctx = new RequestContext(req, requestId, params, user, log, readBody)
       if (spec.before) await spec.before(ctx)
       ctx.input = await inputOf(spec.request, ctx)
-      const reply: Reply = await spec.handler(ctx)
+      const reply: Reply = lookups ? await traced(lookups, () => spec.handler(ctx)) : await spec.handler(ctx)
       status = reply.status ?? 200
       if (reply.headers) Object.assign(headers, reply.headers)
       headers['Cache-Control'] = reply.cacheControl ?? 'no-store'
@@ -225,6 +228,7 @@ export function wrap(
     // 4xx never at error: 429 (throttled) and 408 (body never finished) are the suspicious ones.
     const level = status >= 500 ? 'error' : status === 429 || status === 408 ? 'warn' : 'info'
     logRequestCompleted(level, { requestId, route: routeName, userId, statusCode: status, durationMs })
+    if (lookups) log().debug({ lookups }, 'request.caches')
     return { status, headers, body: encoded?.body ?? null }
   }
 }

@@ -10,6 +10,7 @@
  * (prom-client's AggregatorRegistry, server/clusterMetrics).
  */
 import client, { type Metric } from 'prom-client'
+import { noteLookup } from './cacheTrace'
 
 export const registry = client.register
 
@@ -178,7 +179,8 @@ export function observeRequest(route: string, status: number, durationMs: number
   }
 }
 
-export type CacheCounter = { hit(): void; miss(): void }
+/** A lookup's outcome; `version`, what it was looked up at, goes to the request's cache trace (./cacheTrace). */
+export type CacheCounter = { hit(version?: string): void; miss(version?: string): void }
 
 /**
  * Counters for one named cache; call once per cache and keep the result. A lookup adds one to a
@@ -188,7 +190,16 @@ export type CacheCounter = { hit(): void; miss(): void }
 export function cacheCounter(cache: string): CacheCounter {
   const hits = lookupTally(cache, 'hit')
   const misses = lookupTally(cache, 'miss')
-  return { hit: () => void hits.count++, miss: () => void misses.count++ }
+  return {
+    hit: (version) => {
+      hits.count++
+      noteLookup(cache, 'hit', version)
+    },
+    miss: (version) => {
+      misses.count++
+      noteLookup(cache, 'miss', version)
+    },
+  }
 }
 
 /** One tally per cache name and result, shared by every cache of that name (as a labelled series is). */

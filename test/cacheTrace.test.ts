@@ -1,0 +1,34 @@
+/**
+ * One place to see why an answer was served (issue 54.3): at log level debug, every /api/v1
+ * request writes a `request.caches` line listing each cache lookup its answer took, in order, with
+ * the version it was looked up at; a second identical read shows the answer's cache hit.
+ */
+import { describe, expect, it } from 'vitest'
+
+process.env.LOG_LEVEL = 'debug'
+
+import { content, taxonomy } from './content/helpers'
+import { testApp } from './support/app'
+
+type Lookup = { cache: string; result: 'hit' | 'miss'; version?: string }
+
+describe('the cache trace (LOG_LEVEL=debug)', () => {
+  it("names every cache a read looked in, hit or miss, at which version; the second read is the answer cache's hit", async () => {
+    const app = await testApp()
+    await taxonomy(app.payload)
+    await content(app.payload, { slug: 'traced-item', status: 'approved' })
+    const traceOf = (requestId: string) => app.logs.find((l) => l.msg === 'request.caches' && l.requestId === requestId)?.lookups as Lookup[] | undefined
+
+    const first = await app.request('GET', '/v1/content?limit=5', { headers: { 'X-Request-Id': 'trace-1' } })
+    expect(first.status).toBe(200)
+    const cold = traceOf('trace-1')!
+    expect(cold.length).toBeGreaterThan(0)
+    expect(cold[0]).toMatchObject({ cache: 'content_answers', result: 'miss', version: expect.any(String) })
+
+    const second = await app.request('GET', '/v1/content?limit=5', { headers: { 'X-Request-Id': 'trace-2' } })
+    expect(second.status).toBe(200)
+    expect(traceOf('trace-2')).toEqual([{ cache: 'content_answers', result: 'hit', version: cold[0]!.version }])
+    const line = app.logs.find((l) => l.msg === 'request.caches' && l.requestId === 'trace-2')!
+    expect(line).toMatchObject({ level: 'debug', route: 'GET /api/v1/content' })
+  })
+})
