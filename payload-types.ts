@@ -153,6 +153,9 @@ export interface UserAuthOperations {
  */
 export interface User {
   id: string;
+  /**
+   * Lower-case letters, digits, _ . - (3 to 32); capitals are lowered when saved.
+   */
   username: string;
   roles?: (string | Role)[] | null;
   isActive?: boolean | null;

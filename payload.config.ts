@@ -27,6 +27,7 @@ import { logger } from './src/platform/logging'
 import { onStart } from './src/startup/startup'
 import { withEditGuard, withGlobalEditGuard } from './collections/editGuard'
 import { withPreconditions } from './collections/preconditions'
+import { withGlobalVersions, withVersions } from './collections/versions'
 import { withRelationshipChecks } from './collections/relationshipChecks'
 import { restrictPayloadCollections } from './access/payloadCollections'
 
@@ -78,7 +79,7 @@ export default buildConfig({
     },
   },
   // The console's custom endpoints (endpoints/console.ts) are attached here, by collection.
-  collections: withRelationshipChecks(engine().withIds(withPreconditions(withEditGuard(withConsoleEndpoints([
+  collections: withRelationshipChecks(engine().withIds(withVersions(withPreconditions(withEditGuard(withConsoleEndpoints([
     Users,
     Roles,
     RefreshTokens,
@@ -94,8 +95,8 @@ export default buildConfig({
     TagRenames,
     ModerationEvents,
     SlugClaims,
-  ]))))),
-  globals: withRelationshipChecks(withGlobalEditGuard([Branding])),
+  ])))))),
+  globals: withRelationshipChecks(withGlobalVersions(withGlobalEditGuard([Branding]))),
   db: engine().adapter(config.database),
   // No Payload jobs: follow-ups use the service's own outbox (src/jobs/followUps.ts), whose
   // claim is atomic across processes (Payload's runJobs finds, then updates: two runners can

@@ -21,7 +21,7 @@ import {
   tagList,
 } from '../../src/services/contentSubmission'
 import { idOf, mediaUrl } from '../../src/services/contentThumbnail'
-import { asConsoleError, changedWorkflowFields, isTrustedWrite, refusal } from '../../src/services/workflowGuard'
+import { asConsoleError, changedWorkflowFields, isTrustedWrite, isVersionRestore, keepWorkflowFields, refusal } from '../../src/services/workflowGuard'
 
 /**
  * Content's beforeChange hook for every write (services, console, fixtures): the key always
@@ -62,8 +62,9 @@ export const deriveThumbnailUrl: CollectionBeforeChangeHook = async ({ data, ori
  * create follows the submit rules; update may not move a workflow field; tags and
  * references must exist either way.
  */
-export const consoleContentRules: CollectionBeforeChangeHook = async ({ data, operation, originalDoc, req, context }) => {
-  if (isTrustedWrite(req, context)) return data
+export const consoleContentRules: CollectionBeforeChangeHook = async ({ data: incoming, operation, originalDoc, req, context }) => {
+  if (isTrustedWrite(req, context)) return incoming
+  const data = operation === 'update' && isVersionRestore(context) ? keepWorkflowFields(CONTENT_WORKFLOW_FIELDS, incoming, (originalDoc ?? {}) as Record<string, unknown>) : incoming
   try {
     if (operation === 'create') {
       if (!req.user) throw new ApiError(401, 'auth.missing_token', 'Sign in first.')

@@ -7,6 +7,7 @@
 import { APIError, type CollectionBeforeChangeHook, type GlobalBeforeChangeHook, type PayloadRequest } from 'payload'
 
 import { type ChangedBy, staleSave } from '../../src/services/editVersions'
+import { isVersionRestore } from '../../src/services/workflowGuard'
 
 const when = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
@@ -22,8 +23,9 @@ function refuse(what: string, changed: ChangedBy): never {
 const editorOf = (req: PayloadRequest) => (req.user && req.payloadAPI !== 'local' ? String(req.user.id) : null)
 
 export function collectionEditGuard(what: string): CollectionBeforeChangeHook {
-  return async ({ data, originalDoc, operation, req, collection }) => {
-    if (operation === 'update' && originalDoc) {
+  return async ({ data, originalDoc, operation, req, collection, context }) => {
+    // A restore is made from an older version on purpose: there is no version it was read at.
+    if (operation === 'update' && originalDoc && !isVersionRestore(context)) {
       const changed = await staleSave(req.payload, collection.slug, originalDoc, (data as { updatedAt?: unknown }).updatedAt)
       if (changed) refuse(what, changed)
     }
@@ -32,8 +34,8 @@ export function collectionEditGuard(what: string): CollectionBeforeChangeHook {
 }
 
 export function globalEditGuard(what: string): GlobalBeforeChangeHook {
-  return async ({ data, originalDoc, req, global }) => {
-    const changed = originalDoc ? await staleSave(req.payload, global.slug, originalDoc, (data as { updatedAt?: unknown }).updatedAt) : null
+  return async ({ data, originalDoc, req, global, context }) => {
+    const changed = originalDoc && !isVersionRestore(context) ? await staleSave(req.payload, global.slug, originalDoc, (data as { updatedAt?: unknown }).updatedAt) : null
     if (changed) refuse(what, changed)
     return { ...data, editedBy: editorOf(req) }
   }

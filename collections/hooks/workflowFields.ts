@@ -7,12 +7,13 @@ import type { CollectionBeforeChangeHook } from 'payload'
 
 import { TAG_WORKFLOW_FIELDS } from '../../src/services/tagWrites'
 import { renameOnlyFields, type TaxonomyKind } from '../../src/services/taxonomyWrites'
-import { changedWorkflowFields, isTrustedWrite, refusal, type WorkflowField } from '../../src/services/workflowGuard'
+import { changedWorkflowFields, isTrustedWrite, isVersionRestore, keepWorkflowFields, refusal, type WorkflowField } from '../../src/services/workflowGuard'
 
 /** beforeChange hook: an update from outside the services may not change these fields. */
 export function workflowFieldsGuard(collection: string, fields: readonly WorkflowField[]): CollectionBeforeChangeHook {
   return ({ data, operation, originalDoc, req, context }) => {
     if (operation !== 'update' || isTrustedWrite(req, context)) return data
+    if (isVersionRestore(context)) return keepWorkflowFields(fields, data, (originalDoc ?? {}) as Record<string, unknown>)
     const changed = changedWorkflowFields(fields, data, (originalDoc ?? {}) as Record<string, unknown>)
     if (changed.length > 0) throw refusal(collection, changed)
     return data

@@ -47,6 +47,20 @@ export function comparableDate(value: unknown): unknown {
   return Number.isNaN(t) ? v : t
 }
 
+/**
+ * A restored version (Payload's restoreVersion, `context.isRestoringVersion`) brings back a
+ * document's content, never its workflow: each workflow field keeps its current value (a status, a
+ * soft delete, a slug with a rename operation each change only through their own service).
+ */
+export function keepWorkflowFields(fields: readonly WorkflowField[], data: Record<string, unknown>, original: Record<string, unknown>): Record<string, unknown> {
+  const kept = { ...data }
+  for (const f of fields) kept[f.name] = original[f.name]
+  return kept
+}
+
+/** Whether this write restores a stored version (set by Payload's restoreVersion operations). */
+export const isVersionRestore = (context: Record<string, unknown> | undefined): boolean => context?.isRestoringVersion === true
+
 export function refusal(collection: string, errors: { path: string; message: string }[]): ValidationError {
   return new ValidationError({ collection, errors })
 }

@@ -43,7 +43,11 @@ describe('dashboardData', () => {
     ])
 
     // Tiles by permission: tag.manage sees top tags only; no console permission sees nothing.
-    expect(Object.keys(await dashboardData(app.payload, ['tag.manage']))).toEqual(['topTags'])
+    const tagEditor = await dashboardData(app.payload, ['tag.manage'])
+    expect(Object.keys(tagEditor)).toEqual(['topTags', 'taxonomy'])
+    // Those who shape the taxonomy see its size; the tree's links only for those who may edit it.
+    expect(tagEditor.taxonomy).toMatchObject({ tags: expect.any(Number), editsTree: false, managesTags: true })
+    expect((await dashboardData(app.payload, ['catalog.manage'])).taxonomy).toMatchObject({ editsTree: true, managesTags: false })
     expect(await dashboardData(app.payload, ['user.manage'])).toEqual({})
 
     // The queue: oldest first by default, newest first on request, the submitter's record.

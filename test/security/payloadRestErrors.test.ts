@@ -1,6 +1,6 @@
 /**
  * Requests Payload's own REST once answered with a 500 are 4xx: the versions routes of a
- * collection or global without versions (404), `verify` where verification is off (404), an
+ * collection without versions (404), a version that does not exist (404), `verify` where verification is off (404), an
  * upload whose file is gone (404), and `limit`/`page`/`depth` that are not small whole numbers
  * (400). A request that is fine still reaches Payload.
  */
@@ -24,10 +24,9 @@ const call = (method: string, path: string) => app.request(method, path, { heade
 
 describe('Payload REST: 4xx, never 5xx', () => {
   it.each([
-    ['GET', '/content/versions', 404],
-    ['GET', '/content/versions/65a1b2c3d4e5f60718293a4b', 404],
-    ['GET', '/tags/versions', 404],
-    ['GET', '/globals/branding/versions', 404],
+    ['GET', '/users/versions', 404],
+    ['GET', '/roles/versions/65a1b2c3d4e5f60718293a4b', 404],
+    ['GET', '/media/versions', 404],
     ['POST', '/users/verify/anything', 404],
     ['GET', '/media/file/nothing-here.png', 404],
     ['GET', '/tags?limit=1e309', 400],
@@ -41,6 +40,12 @@ describe('Payload REST: 4xx, never 5xx', () => {
     expect(res.status, res.text).toBe(status)
     expect(res.body.errors[0].message).toMatch(/\S/)
     expect(res.body.error.code).toBe(status === 404 ? 'route.not_found' : 'validation.failed')
+  })
+
+  it("a version that does not exist: 404 (Payload's own answer), never a 5xx", async () => {
+    const res = await call('GET', '/content/versions/65a1b2c3d4e5f60718293a4b')
+    expect(res.status, res.text).toBe(404)
+    expect(res.body.errors[0].message).toMatch(/\S/)
   })
 
   it('a media record whose file is gone: its file answers 404, the record still reads', async () => {

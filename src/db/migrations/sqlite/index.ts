@@ -9,6 +9,7 @@ import * as migration_20261127_120000_content_row_changes from './20261127_12000
 import * as migration_20261127_150000_unchanged_text_skips from './20261127_150000_unchanged_text_skips';
 import * as migration_20261128_200642_access_standing from './20261128_200642_access_standing';
 import * as migration_20261128_222411_edited_by from './20261128_222411_edited_by';
+import * as migration_20261129_000536_versions from './20261129_000536_versions';
 
 export const migrations = [
   {
@@ -64,6 +65,11 @@ export const migrations = [
   {
     up: migration_20261128_222411_edited_by.up,
     down: migration_20261128_222411_edited_by.down,
-    name: '20261128_222411_edited_by'
+    name: '20261128_222411_edited_by',
+  },
+  {
+    up: migration_20261129_000536_versions.up,
+    down: migration_20261129_000536_versions.down,
+    name: '20261129_000536_versions'
   },
 ];
