@@ -246,6 +246,12 @@ describe('the console, every view (Chromium, production build, demo data)', () =
       await input.fill(`${await input.inputValue()}${edit.field.append}`)
     }
     await save()
+    // Its history (collections/versions.ts): the versions the saves above wrote.
+    if (config.collections.find((c) => c.slug === slug)?.versions) {
+      await page.goto(`${server.baseUrl}/admin/collections/${slug}/${id}/versions`)
+      await page.locator('.versions, .table, .no-results').first().waitFor({ timeout: 30_000 })
+      await checkAxe(`versions ${slug}`)
+    }
   }
 
   it('every collection Payload shows: list (filtered, sorted, paged), create, edit with its relationships, saved', async () => {
@@ -273,6 +279,11 @@ describe('the console, every view (Chromium, production build, demo data)', () =
       const tagline = page.locator('#field-tagline')
       await tagline.fill('Walked through')
       await save()
+      if (global.versions) {
+        await page.goto(`${server.baseUrl}/admin/globals/${global.slug}/versions`)
+        await page.locator('.versions, .table, .no-results').first().waitFor({ timeout: 30_000 })
+        await checkAxe(`versions ${global.slug}`)
+      }
       walked.add(`global ${global.slug}`)
       expect(await takeProblems(), `global ${global.slug}`).toEqual([])
     }
