@@ -9,8 +9,8 @@ export const PASSWORD_MAX_LENGTH = 1024
 
 /**
  * argon2id's parameters: `standard` everywhere (64 MiB, three passes); `test` (1 MiB, one pass)
- * only for a test suite under NODE_ENV=test (PASSWORD_HASH_COST), where a hash took 200 ms of a
- * core per user created or signed in. A hash carries its parameters, so either verifies anywhere.
+ * only for a test suite under NODE_ENV=test (PASSWORD_HASH_COST), where a standard hash per user
+ * created or signed in dominated the suite (docs/benchmarks.md, *Measurements behind the code*). A hash carries its parameters, so either verifies anywhere.
  */
 export const PASSWORD_HASH_OPTIONS = {
   standard: { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 1 },

@@ -8,8 +8,8 @@ import type { RowFreshness, RowStamp } from './generations'
 
 /**
  * The rows of the pages a busy process serves again after each write (the newest page, the hot
- * tags' pages, the hot searches' first pages: ~2,500 in the bench's mixed row), about 4 MB; at
- * 20,000 a stream of new searches filled it and the process's peak grew by ~45 MB at a million items.
+ * tags' pages, the hot searches' first pages), a few megabytes; more let a stream of new searches
+ * fill it and grow the process's peak (docs/benchmarks.md, *Measurements behind the code*).
  */
 const MAX_RECORDS = 4_000
 

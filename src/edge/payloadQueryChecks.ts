@@ -37,8 +37,8 @@ export const QUERY_LIMITS = { bytes: 16 * 1024, parameters: 1_000, keys: 1_500 }
 /**
  * Rows × depth one read may ask for: the console's largest pages are 100 rows, its relationship
  * labels ask `limit=250` for the ids of a page (`@payloadcms/ui`'s RelationshipProvider; rows are
- * then as many as the ids, `where[id][in]`), and the API tab one document at depth 10. 100 full
- * rows cost ~25 ms of the loop here, 250 over 60; 10,000 held it 3.7 s.
+ * then as many as the ids, `where[id][in]`), and the API tab one document at depth 10. What a
+ * read of full rows costs the loop: (docs/benchmarks.md, *Measurements behind the code*).
  */
 export const READ_ROWS = 100
 export const MAX_DEPTH = 10

@@ -212,7 +212,7 @@ const ANONYMOUS_WRITE: Refusal = { status: 403, code: 'auth.forbidden', message:
 /**
  * A document write with no credential at all (no session cookie, no Authorization header): no
  * collection or global lets one write, so Payload would answer 403, after reading, parsing and
- * copying the body (a 128 KiB one of distinct keys cost ~45 ms). Answered 403 here, unread.
+ * copying the body (docs/benchmarks.md, *Measurements behind the code*). Answered 403 here, unread.
  */
 function anonymousWrite(config: SanitizedConfig, request: Request, overrideRead: boolean, url: URL): Refusal | null {
   if (overrideRead || !isDocumentWrite(request.method, url)) return null

@@ -48,8 +48,8 @@ export function captureLogs(target: Sink | undefined): void {
  * its size (Linux holds the file's lock through it, and the shared offset moves past it), so the
  * pieces there are up to 64 KiB: the destination makes one write per turn of the event loop,
  * of pieces gathered up to that size (the next write starts when the last one's callback runs),
- * and at 4 KiB a busy server's lines fell behind (42,000–59,000 written of 84,000–100,000
- * requests in a 12 s row, the rest waiting in the heap: docs/operations.md, *Logging*).
+ * and at 4 KiB a busy server's lines fell behind, the rest waiting in the heap (docs/operations.md,
+ * *Logging*; docs/benchmarks.md, *Measurements behind the code*).
  *
  * Lines are handed over as ASCII text (every other character as its JSON escape, `\u00e9`: the
  * same JSON values), so a piece's characters are its bytes and the destination counts them as
@@ -321,7 +321,7 @@ const PLAIN_JSON_TEXT = /^[A-Za-z0-9 ._:/*-]*$/
 
 /**
  * A string as JSON: quoted as it is when nothing needs escaping, else JSON.stringify (whose two
- * calls a line took 1.6% of a 304's time at a million items, by perf; the test takes 1.1%).
+ * calls a line were a measurable share of a 304's time: (docs/benchmarks.md, *Measurements behind the code*)).
  */
 function jsonString(text: string): string {
   return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text)

@@ -1,7 +1,7 @@
 /**
  * Payload's SQLite saves run as chains of synchronous statements, each continued by a promise
  * with no real I/O in between, so one save (a submission: tens of statements, its hooks' reads,
- * the commit) held the event loop for 25-40 ms at once, and every request on the worker waited
+ * the commit) held the event loop for tens of milliseconds at once (docs/benchmarks.md, *Measurements behind the code*), and every request on the worker waited
  * behind it. Before each statement, a chain that has run for more than SLICE_MS in this turn of
  * the loop waits for the next one (setImmediate): timers and other requests run in between, and
  * no save blocks for much more than a slice. A save takes a few turns longer under load; nothing
@@ -16,7 +16,7 @@ const SLICE_MS = 8
  * A write's statements (a Payload transaction: its write gate held, every other write of the
  * process queued behind it) have a slice of their own in each turn, after the reads' slice: a
  * save beside the many page reads that follow a write (every hot search ranked again) went last,
- * one statement a turn behind all of them (a submission's p99 200 ms under a saturated loop). A
+ * one statement a turn behind all of them (docs/benchmarks.md, *Measurements behind the code*). A
  * turn runs at most a slice of reads and a slice of writes.
  */
 export type SliceKind = 'read' | 'write'

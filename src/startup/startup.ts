@@ -27,7 +27,7 @@ export async function onStart(payload: Payload): Promise<void> {
   startFollowUps(payload)
   await primeCatalog(payload)
   markReady('catalog')
-  // The first search read the corpus whole on a request (1.6 s of event loop at a million items, cold).
+  // The first search read the corpus whole on a request, seconds of event loop at a million items (docs/benchmarks.md, *Measurements behind the code*).
   await engine().contentStore(payload).primeSearch()
   markReady('search')
   logger().info({ engine: config.database.engine, env: config.env }, 'service.started')

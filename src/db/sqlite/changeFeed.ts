@@ -4,8 +4,8 @@
  * (its write gate lets go: a client reads its own write at once) and every POLL_MS, so a
  * write by another process, a script or a shell is seen within POLL_MS plus the event loop's
  * delay. One indexed read of three rows, ~100 times a second (a few microseconds each), instead of
- * one per request; at 10 ms the stated bound (50 ms) keeps its margin on a loaded machine, where
- * 20 ms measured up to 53 ms through a 2-worker cluster. When `all_content` moved, the content
+ * one per request; at 10 ms the stated bound (50 ms) keeps its margin on a loaded machine
+ * (docs/benchmarks.md, *Measurements behind the code*). When `all_content` moved, the content
  * rows written since the last look are read from raw_content_row_changes and marked (their
  * cached pages and items are read again); a record that no longer reaches back, or a bulk
  * load's NULL, marks every row.

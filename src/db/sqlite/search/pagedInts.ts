@@ -1,7 +1,7 @@
 /**
  * A sequence of 32-bit integers kept in fixed pages, so that a new version shares every page it
  * did not change with the version it came from (copy on write, a page at a time). The search
- * corpus (./searchCorpus) is 12 MB of these at a million rows, followed write by write: an
+ * corpus (./searchCorpus) is megabytes of these at a million rows (docs/benchmarks.md, *Measurements behind the code*), followed write by write: an
  * approval changes a few entries, and copying the whole of it each time made megabytes of
  * garbage a second, which brought V8's full collections (8-22 ms pauses of the loop) back every
  * few seconds. A version is never changed once made: a ranking under way may hold it.

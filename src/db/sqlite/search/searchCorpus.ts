@@ -1,7 +1,7 @@
 /**
  * What the search's ranking needs of the whole text index at one data version: N and the mean
  * row length (FTS5's averages record), every row's length in tokens (its docsize record) and the
- * public rows' recency order. Read whole once (0.7-1.1 s at a million rows), then followed
+ * public rows' recency order. Read whole once (about a second at a million rows: (docs/benchmarks.md, *Measurements behind the code*)), then followed
  * write by write (updateCorpus): the rows a write changed are named in raw_content_text_changes
  * (triggers on content), and only they are read again, their lengths, public status and place in
  * the recency order patched into a new version (a few milliseconds at a million rows). The result

@@ -34,7 +34,7 @@ let kept: { file: string; db: Db } | undefined
  * This process's connection for Payload's transactions, kept across them (one transaction at a
  * time: the write gate) with its prepared statements. A connection per transaction read the
  * whole schema again on its first statement and prepared every statement afresh (trigger
- * programs included): ~2 ms and then some on every save, most of an approval's SQLite work.
+ * programs included) on every save: most of an approval's SQLite work (docs/benchmarks.md, *Measurements behind the code*).
  */
 function writeConnection(file: string): Db {
   if (kept?.file === file && kept.db.open) return kept.db

@@ -3,8 +3,8 @@
  *
  * SQLite's automatic checkpoint runs inside the COMMIT of whichever connection takes the log
  * past 1,000 pages: it copies those pages into the file and syncs it, synchronously, on the
- * caller's thread (libsql's calls are synchronous). At 1M items on 2 cores that was 80-120 ms in
- * one write of every 300-600, and every request of the process waited behind it (issue 37).
+ * caller's thread (libsql's calls are synchronous): tens of milliseconds in one write of every few
+ * hundred, and every request of the process waited behind it (issue 37; docs/benchmarks.md, *Measurements behind the code*).
  *
  * So every connection this process writes with turns it off (SERVING_WAL_PRAGMAS), and after each
  * write of this process (its write gate lets go) a log longer than CHECKPOINT_BYTES is folded by

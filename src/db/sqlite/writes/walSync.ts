@@ -2,8 +2,8 @@
  * A write's durability, off the serving thread. SQLite's default (synchronous = FULL) syncs the
  * write-ahead log inside every COMMIT: an fsync on the event loop, which waits for the disk and
  * for whatever else the file system must write first (a fold's pages, the request log's appends).
- * At 1M items one such COMMIT held the loop 47 ms of a 58 ms delay, the thread asleep in the
- * kernel. So the connections that write commit with synchronous = NORMAL (the log is written,
+ * At a million items one such COMMIT held most of a loop delay, the thread asleep in the kernel
+ * (docs/benchmarks.md, *Measurements behind the code*). So the connections that write commit with synchronous = NORMAL (the log is written,
  * not synced; SQLite stays consistent across a power loss, ./walCheckpoints' SERVING_WAL_PRAGMAS),
  * and a write's caller hears of it only after the log file is synced here, by libuv's thread
  * pool (./writeGate). A process crash loses nothing (the log is in the OS); an answered write
