@@ -51,6 +51,8 @@ export const Content: CollectionConfig = {
     defaultColumns: ['title', 'slug', 'status', 'group', 'platform', 'approvedAt', 'isActive'],
     listSearchableFields: ['title', 'slug'],
     group: 'Content',
+    // What the list shows when it is filtered by status (its default: pending, oldest first).
+    components: { beforeListTable: ['/app/(payload)/admin/_components/ContentListNote#ContentListNote'] },
   },
   access: {
     read: allowIf('content.moderate'),

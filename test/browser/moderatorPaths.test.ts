@@ -92,6 +92,12 @@ describe("a moderator's paths (Chromium)", () => {
     const firstRow = page.locator('.collection-list table tbody tr').first()
     await expect.poll(() => firstRow.innerText().catch(() => ''), { timeout: 30_000 }).toContain('Pending item 00')
     expect(await page.locator('.collection-list').innerText()).not.toContain('Approved item')
+    // It says so, with the way to every item.
+    expect(await page.locator('.content-list-note').innerText()).toBe('Showing pending items, oldest first. Show every item · Open the queue')
+    await page.locator('.content-list-note a', { hasText: 'Show every item' }).click()
+    await page.waitForURL((url) => url.searchParams.get('sort') === '-approvedAt', { timeout: 30_000 })
+    await expect.poll(() => page.locator('.collection-list').innerText(), { timeout: 30_000 }).toContain('Approved item')
+    expect(await page.locator('.content-list-note').count()).toBe(0)
   })
 
   it('never shows the unfiltered content list before its default applies: the bare list is hidden until the client replaces it', async () => {
