@@ -129,6 +129,18 @@ describe("a moderator's paths (Chromium)", () => {
     expect(url.searchParams.get('where[status][equals]')).toBe('pending')
   })
 
+  it('returns to a searched list with its search in the search box', async () => {
+    const list = `${server.baseUrl}/admin/collections/content?where%5Bstatus%5D%5Bequals%5D=pending&sort=createdAt&search=Pending%20item%2001`
+    await page.goto(list)
+    await expect.poll(() => page.locator('.collection-list table tbody tr').count(), { timeout: 30_000 }).toBe(1)
+    await page.locator('.collection-list table tbody tr a').first().click()
+    await page.waitForURL((url) => /\/admin\/collections\/content\/[0-9a-f]{24}$/.test(url.pathname), { timeout: 30_000 })
+    await page.locator('.step-nav a', { hasText: 'Content' }).first().click()
+    await page.waitForURL((url) => url.pathname === '/admin/collections/content' && url.searchParams.get('search') === 'Pending item 01', { timeout: 30_000 })
+    await expect.poll(() => page.locator('#search-filter-input').inputValue(), { timeout: 15_000 }).toBe('Pending item 01')
+    await expect.poll(() => page.locator('.collection-list table tbody tr').count(), { timeout: 30_000 }).toBe(1)
+  })
+
   it('keeps the pending count exact after each decision, announces each, and shows one toast at a time', async () => {
     await openQueue()
     for (let i = 0; i < 3; i++) {

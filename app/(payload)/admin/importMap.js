@@ -4,6 +4,7 @@ import { TagRenameAction as TagRenameAction_84468280df0ae27df066c23bcd1efb5a } f
 import { TagSlugsField as TagSlugsField_cfc2c360862fc547f993eef578a31969 } from '../../../app/(payload)/admin/_components/TagSlugsField'
 import { ContentModerationActions as ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79 } from '../../../app/(payload)/admin/_components/ContentModerationActions'
 import { ContentModerationHistory as ContentModerationHistory_0d8800e85e2239091dc6ecb83f04837f } from '../../../app/(payload)/admin/_components/ContentModerationHistory'
+import { ContentListNote as ContentListNote_cc7f7dd53456c4deedaf418541f38e80 } from '../../../app/(payload)/admin/_components/ContentListNote'
 import { BrandingPreview as BrandingPreview_86d8a3ee674c4be766b6a1f3c0d6f946 } from '../../../app/(payload)/admin/_components/BrandingPreview'
 import { BrandStyle as BrandStyle_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
 import { BrandIcon as BrandIcon_b6d590d2e82ec4979fb765b427469927 } from '../../../app/(payload)/admin/_components/Brand'
@@ -25,6 +26,7 @@ export const importMap = {
   "/app/(payload)/admin/_components/TagSlugsField#TagSlugsField": TagSlugsField_cfc2c360862fc547f993eef578a31969,
   "/app/(payload)/admin/_components/ContentModerationActions#ContentModerationActions": ContentModerationActions_a2d46a65ea2f9d07d5fea76a0e565d79,
   "/app/(payload)/admin/_components/ContentModerationHistory#ContentModerationHistory": ContentModerationHistory_0d8800e85e2239091dc6ecb83f04837f,
+  "/app/(payload)/admin/_components/ContentListNote#ContentListNote": ContentListNote_cc7f7dd53456c4deedaf418541f38e80,
   "/app/(payload)/admin/_components/BrandingPreview#BrandingPreview": BrandingPreview_86d8a3ee674c4be766b6a1f3c0d6f946,
   "/app/(payload)/admin/_components/Brand#BrandStyle": BrandStyle_b6d590d2e82ec4979fb765b427469927,
   "/app/(payload)/admin/_components/Brand#BrandIcon": BrandIcon_b6d590d2e82ec4979fb765b427469927,
