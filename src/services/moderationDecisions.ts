@@ -91,6 +91,43 @@ export async function decideInConsole(
 export type QueueStatus = {
   pending: number
   decided: { id: string; status: string; by: Decider; at: string | null }[]
+  /** Shown items someone else has open in the edit view now (a light claim: "max is editing this"). */
+  editing: { id: string; by: { id: string; name: string } }[]
+}
+
+/** A lock's holder as Payload stores it (depth 0): the user's id, or the user. */
+const holderId = (user: unknown): string | undefined => {
+  const value = (user as { value?: unknown } | null | undefined)?.value
+  if (typeof value === 'string') return value
+  if (value && typeof value === 'object' && 'id' in value) return String((value as { id: unknown }).id)
+  return undefined
+}
+
+/**
+ * Who has which of `ids` open in the edit view now, the viewer aside: Payload's document locks,
+ * live while their holder's view keeps them (content's lock duration, kept alive every few seconds).
+ */
+async function editorsOf(payload: Payload, ids: readonly string[], viewerId: string): Promise<QueueStatus['editing']> {
+  if (ids.length === 0) return []
+  const lock = payload.collections.content?.config.lockDocuments
+  const seconds = typeof lock === 'object' && lock ? lock.duration : 300
+  const since = new Date(Date.now() - seconds * 1000).toISOString()
+  const found = await payload.find({
+    collection: 'payload-locked-documents',
+    where: { and: [{ 'document.relationTo': { equals: 'content' } }, { 'document.value': { in: [...ids] } }, { updatedAt: { greater_than: since } }] },
+    depth: 0,
+    limit: ids.length,
+    pagination: false,
+    overrideAccess: true,
+  })
+  const held = found.docs
+    .map((d) => ({ id: String((d.document as { value?: unknown } | null | undefined)?.value ?? ''), user: holderId(d.user) }))
+    .filter((l): l is { id: string; user: string } => !!l.id && !!l.user && l.user !== viewerId)
+  const names = await userNamesById(payload, held.map((l) => l.user))
+  return held.map((l) => {
+    const n = names.get(l.user)
+    return { id: l.id, by: { id: l.user, name: n?.username ?? n?.email ?? 'someone' } }
+  })
 }
 
 export async function queueStatus(payload: Payload, filters: QueueFilters, shown: readonly string[], user: AuthUser): Promise<QueueStatus> {
@@ -100,9 +137,13 @@ export async function queueStatus(payload: Payload, filters: QueueFilters, shown
     Promise.all(shown.map((id) => store.contentById(id))),
   ])
   const gone = records.filter((r): r is NonNullable<typeof r> => !!r && (r.status !== 'pending' || !r.isActive))
-  const decisions = await lastDecisions(payload, gone.map((r) => r.id))
+  const [decisions, editing] = await Promise.all([
+    lastDecisions(payload, gone.map((r) => r.id)),
+    editorsOf(payload, records.filter((r) => r && r.status === 'pending' && r.isActive).map((r) => r!.id), user.id),
+  ])
   return {
     pending: page.total,
+    editing,
     decided: gone.map((r) => {
       const d = decisions.get(r.id)
       return { id: r.id, status: r.isActive ? r.status : 'deleted', by: d?.by ?? null, at: d?.at ?? null }

@@ -5,7 +5,8 @@
  *   became an approve: a refresh brought a decided row back, the reason field unmounted while
  *   typed into, and the typed `a`s reached the shortcuts);
  * - two moderators at once: a row the other decided leaves the open queue, saying who; the same
- *   decision at once is a success for both; a different one made first is said, not put back;
+ *   decision at once is a success for both; a different one made first is said, not put back; a
+ *   row the other has open in the edit view says so (a light claim);
  * - a phone (390 × 844 and 360 × 740): the queue's rows and buttons are there and take a tap, and
  *   no custom view is wider than the screen.
  */
@@ -155,6 +156,24 @@ describe('the queue for a team (Chromium)', () => {
     // The 422 Ann's approve met is an answer the page expected, not an error.
     expect(errors.filter((e) => !/Failed to load resource|ERR_FAILED/.test(e))).toEqual([])
     await screenshot(ann, 'queue-two-moderators')
+  }, 180_000)
+
+  it('a light claim: an item the other moderator has open in the edit view says so in the queue, and stops saying it once they leave', async () => {
+    const [slug] = await submitMany('Claimed', 1)
+    const ann = await signedIn(ANN)
+    const ben = await signedIn(BEN)
+    await openQueue(ann, '?q=claimed')
+    await expect.poll(() => shown(ann)).toEqual([slug])
+    // Ben opens the item to edit it (Payload's edit view takes its lock).
+    const id = (await api(server, 'GET', `/content/${slug}`, undefined, adminToken)).body.data.id as string
+    await ben.goto(`${server.baseUrl}/admin/collections/content/${id}`)
+    await ben.locator('.document-fields, .collection-edit').first().waitFor({ timeout: 30_000 })
+    const claim = ann.locator(`tr[data-slug="${slug}"] .queue-editing`)
+    await expect.poll(() => claim.innerText().catch(() => ''), { timeout: 20_000 }).toBe('ben is editing this')
+    expect(await ann.locator('aside.queue-preview .queue-editing').innerText()).toContain('ben has it open in the edit view')
+    // Ben leaves: the lock ends with the page, and the claim with it.
+    await ben.goto(`${server.baseUrl}/admin`)
+    await expect.poll(() => claim.count(), { timeout: 40_000 }).toBe(0)
   }, 180_000)
 
   it.each([

@@ -14,6 +14,9 @@ let app: TestApp
 let ann: string
 let ben: string
 let benToken: string
+let annId: string
+let benId: string
+let benName: string
 
 beforeAll(async () => {
   app = await testApp()
@@ -22,6 +25,9 @@ beforeAll(async () => {
   const b = await createUser(app, ['moderator'])
   ann = await consoleCookie(app, a.email, a.password)
   ben = await consoleCookie(app, b.email, b.password)
+  annId = a.id
+  benId = b.id
+  benName = b.username
   benToken = (await app.request('POST', '/v1/auth/login', { body: { email: b.email, password: b.password }, headers: { 'x-forwarded-for': '10.9.9.9' } })).body.data.accessToken
 }, 120_000)
 
@@ -72,5 +78,21 @@ describe('two moderators, one item', () => {
     expect(status.body.data.pending).toBeGreaterThanOrEqual(1)
     // Moderators only.
     expect((await app.request('GET', `/content/moderation/status?ids=${keep.id}`)).status).toBe(401)
+  })
+
+  it('the queue’s status names who has a shown item open in the edit view (a light claim); not the viewer, not a lock gone stale', async () => {
+    const open = await pending('team-editing-open')
+    const mine = await pending('team-editing-mine')
+    const stale = await pending('team-editing-stale')
+    // Payload's document locks, as the edit view takes them.
+    const lock = (id: string, user: string) =>
+      app.payload.create({ collection: 'payload-locked-documents', data: { document: { relationTo: 'content', value: id }, user: { relationTo: 'users', value: user } } as never, overrideAccess: true })
+    await lock(open.id, benId)
+    await lock(mine.id, annId)
+    const old = await lock(stale.id, benId)
+    await app.payload.db.updateOne({ collection: 'payload-locked-documents', id: old.id, data: { updatedAt: new Date(Date.now() - 10 * 60_000).toISOString() } })
+    const status = await app.request('GET', `/content/moderation/status?ids=${open.id},${mine.id},${stale.id}`, { headers: { cookie: ann } })
+    expect(status.status, status.text).toBe(200)
+    expect(status.body.data.editing).toEqual([{ id: open.id, by: { id: benId, name: benName } }])
   })
 })

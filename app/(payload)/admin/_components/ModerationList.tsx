@@ -83,6 +83,8 @@ export function ModerationList({ rows: initial, total, offset, canApprove, filte
   const router = useRouter()
   // Rows others decided while this page was open (left, never to come back here).
   const [goneElsewhere, setGoneElsewhere] = useState<Set<string>>(() => new Set())
+  // Rows someone else has open in the edit view now (the status poll's light claim): id → name.
+  const [editing, setEditing] = useState<Map<string, string>>(() => new Map())
   // Failed decisions: the row is back, with why.
   const [failed, setFailed] = useState<Map<string, string>>(() => new Map())
   // Bumped on each local decision, so the lists below are computed again.
@@ -174,6 +176,7 @@ export function ModerationList({ rows: initial, total, offset, canApprove, filte
         const status = ((await res.json()) as { data: QueueStatus }).data
         const others = status.decided.filter((d) => !decidedHere.has(d.id))
         setServer({ pending: status.pending, stillPending: new Set(asked.filter((id) => !status.decided.some((d) => d.id === id))) })
+        setEditing(new Map((status.editing ?? []).map((e) => [e.id, e.by.name])))
         if (others.length > 0) {
           setGoneElsewhere((g) => new Set([...g, ...others.map((d) => d.id)]))
           const titles = new Map(initial.map((r) => [r.id, r.title]))
@@ -345,6 +348,7 @@ export function ModerationList({ rows: initial, total, offset, canApprove, filte
                     <td className="queue-title">
                       <a href={`/admin/collections/content/${row.id}`}>{row.title}</a>
                       <div className="queue-meta">{[row.group, row.platform, ...row.tagSlugs].filter(Boolean).join(' · ') || '—'}</div>
+                      {editing.has(row.id) && <div className="queue-editing">{editing.get(row.id)} is editing this</div>}
                       {error && (
                         <div className="queue-row-error" role="alert">
                           {error}
@@ -384,6 +388,11 @@ export function ModerationList({ rows: initial, total, offset, canApprove, filte
         {current && (
           <aside className="queue-preview" data-slug={current.slug} aria-label="Preview">
             <h3>{current.title}</h3>
+            {editing.has(current.id) && (
+              <p className="queue-editing" role="status">
+                {editing.get(current.id)} has it open in the edit view: decide together, or pick another.
+              </p>
+            )}
             <p>
               <a href={current.url} target="_blank" rel="noreferrer noopener" className="queue-preview-url">
                 {current.url}
