@@ -164,14 +164,18 @@ describe('the queue for a team (Chromium)', () => {
     const ben = await signedIn(BEN)
     await openQueue(ann, '?q=claimed')
     await expect.poll(() => shown(ann)).toEqual([slug])
-    // Ben opens the item to edit it (Payload's edit view takes its lock).
+    // Ben opens the item and starts editing it.
     const id = (await api(server, 'GET', `/content/${slug}`, undefined, adminToken)).body.data.id as string
     await ben.goto(`${server.baseUrl}/admin/collections/content/${id}`)
     await ben.locator('.document-fields, .collection-edit').first().waitFor({ timeout: 30_000 })
+    // Payload takes the document's lock when its editor starts changing it.
+    await ben.locator('#field-title').click()
+    await ben.keyboard.type(' (checking)')
     const claim = ann.locator(`tr[data-slug="${slug}"] .queue-editing`)
     await expect.poll(() => claim.innerText().catch(() => ''), { timeout: 20_000 }).toBe('ben is editing this')
-    expect(await ann.locator('aside.queue-preview .queue-editing').innerText()).toContain('ben has it open in the edit view')
-    // Ben leaves: the lock ends with the page, and the claim with it.
+    expect(await ann.locator('aside.queue-preview .queue-editing').innerText()).toContain('ben is editing this item')
+    // Ben leaves without saving: the lock ends with the page, and the claim with it.
+    ben.once('dialog', (d) => void d.accept())
     await ben.goto(`${server.baseUrl}/admin`)
     await expect.poll(() => claim.count(), { timeout: 40_000 }).toBe(0)
   }, 180_000)

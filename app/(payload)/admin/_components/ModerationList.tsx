@@ -390,7 +390,7 @@ export function ModerationList({ rows: initial, total, offset, canApprove, filte
             <h3>{current.title}</h3>
             {editing.has(current.id) && (
               <p className="queue-editing" role="status">
-                {editing.get(current.id)} has it open in the edit view: decide together, or pick another.
+                {editing.get(current.id)} is editing this item: decide together, or pick another.
               </p>
             )}
             <p>
