@@ -19,14 +19,26 @@ export function versionTag(updatedAt: string): string {
   return `W/"${Date.parse(updatedAt).toString(36)}"`
 }
 
-/** The opaque part of a tag: `W/"x"` and `"x"` name the same version. */
-const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag)
+/** A tag without its weak marker and spaces: `W/"x"` and `"x"` name the same thing. */
+const opaque = (tag: string) => {
+  const t = tag.trim()
+  return t.startsWith('W/') ? t.slice(2) : t
+}
+
+/** The weak comparison (RFC 9110 8.8.3.2) of a list of tags with one: `W/` ignored, `*` matches any. */
+export function weakMatch(tags: Iterable<string>, etag: string): boolean {
+  const target = opaque(etag)
+  for (const tag of tags) {
+    const t = opaque(tag)
+    if (t === '*' || t === target) return true
+  }
+  return false
+}
 
 /**
- * Whether an If-Match list admits the stored version (`*`: any stored version). The comparison
- * ignores `W/`: every tag this service gives names a version, not a representation.
+ * Whether an If-Match list admits the stored version (`*`: any stored version). Weak, as every
+ * tag this service gives names a version, not a representation.
  */
 export function versionMatches(ifMatch: readonly string[], updatedAt: string): boolean {
-  const current = opaque(versionTag(updatedAt))
-  return ifMatch.some((t) => t === '*' || opaque(t) === current)
+  return weakMatch(ifMatch, versionTag(updatedAt))
 }
