@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { underWriteGate } from '../../src/db/sqlite/writes/writeGate'
+import { writesTo } from '../../src/db/sqlite/writes'
 import { consoleCookie } from '../auth/helpers'
 import { testApp, type TestApp } from '../support/app'
 
@@ -155,8 +155,9 @@ describe('the connection Payload saves on is kept between saves', () => {
     const tag = await app.payload.create({ collection: 'tags', data: { slug: 'schema-moved', label: 'Before', facet: facet.id }, overrideAccess: true })
     // Another connection changes the schema, as a bulk load re-creating the text index's triggers does.
     const other = connection(sqliteFileOf(process.env.DATABASE_URI!))
-    // Under this process's write gate, as every writer of the process (src/db/sqlite/writes/writeGate).
-    await underWriteGate(() =>
+    // Under this process's write gate, as every writer of the process (src/db/sqlite/writes/).
+    const writes = writesTo(sqliteFileOf(process.env.DATABASE_URI!))
+    await writes.under(() =>
       other.exec(`CREATE TABLE schema_probe (tag TEXT);
         CREATE TRIGGER schema_probe_after_tag_update AFTER UPDATE ON tags BEGIN INSERT INTO schema_probe (tag) VALUES (NEW.slug); END;`),
     )
@@ -166,7 +167,7 @@ describe('the connection Payload saves on is kept between saves', () => {
       expect(other.prepare('SELECT tag FROM schema_probe').all()).toEqual([{ tag: 'schema-moved' }])
       expect((await app.payload.findByID({ collection: 'tags', id: tag.id, depth: 0 })).label).toBe('After')
     } finally {
-      await underWriteGate(() => other.exec('DROP TRIGGER schema_probe_after_tag_update; DROP TABLE schema_probe;'))
+      await writes.under(() => other.exec('DROP TRIGGER schema_probe_after_tag_update; DROP TABLE schema_probe;'))
     }
   })
 })

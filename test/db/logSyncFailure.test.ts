@@ -16,8 +16,7 @@ import { promisify } from 'node:util'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { logSyncsDone, syncLog } from '../../src/db/sqlite/writes/walSync'
-import { DurabilityUnchecked, onWriteGateReleased, setWriteDurability, underWriteGate, writesStopped } from '../../src/db/sqlite/writes/writeGate'
+import { DurabilityUnchecked, writesTo } from '../../src/db/sqlite/writes'
 import { stopFollowUps } from '../../src/jobs/followUps'
 import { getConfig } from '../../src/platform/config'
 import { ADMIN, adminSession, consoleCookie, freshIp } from '../auth/helpers'
@@ -28,6 +27,8 @@ const sqlite = getConfig().database.engine === 'sqlite'
 
 let app: TestApp
 let file: string
+/** This process's write path to the test's file: the one Payload's adapter and the engine write through. */
+const writes = () => writesTo(file)
 
 const client = () => (app.payload.db as unknown as { client: Client }).client
 const rowsOf = (sql: string) => connection(file).prepare(sql).raw(true).all() as unknown[][]
@@ -48,9 +49,9 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     file = sqliteFileOf(getConfig().database.uri)
     // Its polls are writes too, each with a sync: the counts below are this file's writes only.
     await stopFollowUps()
-    await underWriteGate(() => connection(file).exec('CREATE TABLE IF NOT EXISTS raw_test_sync (n INTEGER)'))
+    await writes().under(() => connection(file).exec('CREATE TABLE IF NOT EXISTS raw_test_sync (n INTEGER)'))
   })
-  afterEach(() => setWriteDurability(() => syncLog(file)))
+  afterEach(() => writes().gate.setDurability(() => writes().log.sync()))
 
   it("does not end the next writer's transaction, and no caller hears \"saved\": writes stop with 503 service.unavailable until a restart", async () => {
     // Sessions taken before the stop (a login is a write: its rate-limit counter).
@@ -60,9 +61,9 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     // The first save's sync fails once the second writer's transaction is open and has written.
     let failFirst!: (err: Error) => void
     let syncs = 0
-    setWriteDurability(() => {
+    writes().gate.setDurability(() => {
       syncs += 1
-      return syncs === 1 ? new Promise<void>((_, reject) => (failFirst = reject)) : syncLog(file)
+      return syncs === 1 ? new Promise<void>((_, reject) => (failFirst = reject)) : writes().log.sync()
     })
     const first = app.payload.create({ collection: 'platforms', data: platform('first'), overrideAccess: true })
     const firstAnswer = first.then(
@@ -81,7 +82,7 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     expect(platformSlugs()).toContain('first')
 
     // Until a restart, every write is refused before it begins, through every path.
-    await expect(underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (3)'))).rejects.toMatchObject(REFUSED)
+    await expect(writes().under(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (3)'))).rejects.toMatchObject(REFUSED)
     await expect(app.payload.create({ collection: 'platforms', data: platform('third'), overrideAccess: true })).rejects.toMatchObject(REFUSED)
     const register = await app.request('POST', '/v1/auth/register', {
       body: { email: 'later@example.com', username: 'later', password: 'later-password-12' },
@@ -113,7 +114,7 @@ describe.runIf(sqlite)('a log sync that fails', () => {
   })
 
   it('writes go on once a durability is registered again (what a restart does)', async () => {
-    await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (4)'))
+    await writes().under(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (4)'))
     expect(rowsOf('SELECT n FROM raw_test_sync ORDER BY n')).toEqual([[2], [4]])
     expect((await app.request('GET', '/v1/health')).status).toBe(200)
   })
@@ -123,32 +124,32 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     let syncs = 0
     const firstSync = new Promise<void>((_, reject) => (failFirst = reject))
     // As ./walSync runs them: the next sync begins once the running one has ended, and succeeds.
-    setWriteDurability(() => {
+    writes().gate.setDurability(() => {
       syncs += 1
       return syncs === 1 ? firstSync : firstSync.catch(() => undefined)
     })
-    const a = underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (10)')).then(() => 'saved', (err) => err)
+    const a = writes().under(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (10)')).then(() => 'saved', (err: unknown) => err)
     await until(() => syncs === 1)
-    const b = underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (11)')).then(() => 'saved', (err) => err)
+    const b = writes().under(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (11)')).then(() => 'saved', (err: unknown) => err)
     await until(() => syncs === 2)
     failFirst(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }))
     expect(await a).toMatchObject(UNCONFIRMED)
     expect(await b).toMatchObject(UNCONFIRMED)
-    expect(writesStopped()).toBeDefined()
+    expect(writes().stopped).toBeDefined()
   })
 
   it('a Payload save whose log could not be opened to sync (out of descriptors) answers 503, and writes go on', async () => {
     let syncs = 0
-    setWriteDurability(() => {
+    writes().gate.setDurability(() => {
       syncs += 1
-      return syncs === 1 ? Promise.reject(new DurabilityUnchecked(Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }))) : syncLog(file)
+      return syncs === 1 ? Promise.reject(new DurabilityUnchecked(Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }))) : writes().log.sync()
     })
     await expect(app.payload.create({ collection: 'platforms', data: platform('unchecked'), overrideAccess: true })).rejects.toMatchObject({
       ...UNCONFIRMED,
       headers: { 'Retry-After': '5' },
     })
     expect(platformSlugs()).toContain('unchecked')
-    expect(writesStopped()).toBeUndefined()
+    expect(writes().stopped).toBeUndefined()
     await app.payload.create({ collection: 'platforms', data: platform('after-unchecked'), overrideAccess: true })
     expect(platformSlugs()).toContain('after-unchecked')
     expect(app.logs.some((l) => l.msg === 'db.log_sync_unchecked' && l.level === 'warn')).toBe(true)
@@ -156,14 +157,14 @@ describe.runIf(sqlite)('a log sync that fails', () => {
 
   it('a listener of the gate that throws does not fail the write, skip the sync or the other listeners', async () => {
     const heard: string[] = []
-    const stopThrowing = onWriteGateReleased(() => {
+    const stopThrowing = writes().gate.onReleased(() => {
       throw new Error('a listener failed')
     })
-    const stopHearing = onWriteGateReleased(() => heard.push('after'))
+    const stopHearing = writes().gate.onReleased(() => heard.push('after'))
     try {
-      const before = logSyncsDone()
-      await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (5)'))
-      expect(logSyncsDone()).toBeGreaterThan(before)
+      const before = writes().log.done
+      await writes().under(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (5)'))
+      expect(writes().log.done).toBeGreaterThan(before)
       expect(heard).toEqual(['after'])
     } finally {
       stopThrowing()
@@ -174,12 +175,12 @@ describe.runIf(sqlite)('a log sync that fails', () => {
 
   it('a read-only transaction has nothing to sync', async () => {
     let syncs = 0
-    setWriteDurability(() => ((syncs += 1), syncLog(file)))
+    writes().gate.setDurability(() => ((syncs += 1), writes().log.sync()))
     const tx = await client().transaction('read')
     await tx.execute('SELECT count(*) FROM raw_test_sync')
     await tx.commit()
     expect(syncs).toBe(0)
-    await underWriteGate(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (6)'))
+    await writes().under(() => connection(file).exec('INSERT INTO raw_test_sync (n) VALUES (6)'))
     expect(syncs).toBe(1)
   })
 

@@ -237,11 +237,13 @@ describe('the MongoDB migration lock', () => {
 
   it('a holder whose heartbeats land keeps its fence open past the first lease', async () => {
     const { db } = await dbOver(() => undefined)
-    const short: LockTiming = { ...FAST, leaseMs: 80, heartbeatMs: 20 }
+    // Held well past its lease; the lease itself far longer than a busy machine's stall (a stall past
+    // it would rightly close the fence: another process could have taken the lock meanwhile).
+    const short: LockTiming = { ...FAST, leaseMs: 500, heartbeatMs: 25 }
     await withMongoMigrationLock(
       db,
       async (fence) => {
-        await new Promise((r) => setTimeout(r, 200))
+        await new Promise((r) => setTimeout(r, 1_200))
         fence()
       },
       short,

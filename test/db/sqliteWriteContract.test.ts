@@ -1,6 +1,6 @@
 /**
- * The contract the SQLite write path's wrappers rest on (src/db/sqlite/writes/, wired in
- * src/db/sqlite/operations.ts; docs/architecture.md, "The SQLite write path's wrappers"): what each
+ * The contract the SQLite write path's wrappers rest on (src/db/sqlite/writes/payloadWrites.ts,
+ * installed by SqliteWrites.payloadAdapter; docs/architecture.md, "The SQLite write path's wrappers"): what each
  * library does today that a wrapper mends or relies on. A test here fails when the library's next
  * version changes that shape: an upgrade re-checks every wrapper, and drops the one whose defect
  * the library fixed.

@@ -7,17 +7,18 @@ import { closeSync, openSync } from 'node:fs'
 
 import Database from 'libsql'
 
-import { OPEN_PATIENCE_MS, syncLog } from '../../src/db/sqlite/writes/walSync'
+import { writesTo } from '../../src/db/sqlite/writes'
+import { OPEN_PATIENCE_MS } from '../../src/db/sqlite/writes/walSync'
 import { logger } from '../../src/platform/logging'
-import { setWriteDurability, underWriteGate, writesStopped } from '../../src/db/sqlite/writes/writeGate'
 
 const file = process.argv[2]!
 const db = new Database(file)
 db.exec('PRAGMA journal_mode = WAL')
 db.exec('PRAGMA synchronous = NORMAL')
 db.exec('CREATE TABLE t (n INTEGER)')
-setWriteDurability(() => syncLog(file))
-const insert = (n: number) => underWriteGate(() => db.prepare('INSERT INTO t (n) VALUES (?)').run(n))
+// Its write path, as the engine's: the gate, the log's sync before a write is answered.
+const writes = writesTo(file)
+const insert = (n: number) => writes.under(() => db.prepare('INSERT INTO t (n) VALUES (?)').run(n))
 const outcome = (write: Promise<unknown>) =>
   write.then(
     () => 'answered',
@@ -53,7 +54,7 @@ const firstMs = Date.now() - started
 takeAll()
 // None comes free: after the patience, that write's caller is told; writes are not stopped.
 const second = await outcome(insert(2))
-const stopped = Boolean(writesStopped())
+const stopped = Boolean(writes.stopped)
 for (const fd of taken) closeSync(fd)
 const third = await outcome(insert(3))
 const rows = db.prepare('SELECT n FROM t ORDER BY n').raw(true).all()

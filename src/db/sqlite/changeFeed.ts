@@ -13,7 +13,7 @@
 import type { ChangeFeedPort } from '../ports/changeFeed'
 import { DOMAINS, type Domain } from '../versionDomains'
 import { statement } from './connection'
-import { onWriteGateReleased } from './writes'
+import { writesTo } from './writes'
 
 export const POLL_MS = 10
 
@@ -89,7 +89,7 @@ export function sqliteChangeFeed(file: () => string): ChangeFeedPort['startChang
     check()
     const timer = setInterval(check, POLL_MS)
     timer.unref()
-    const stopListening = onWriteGateReleased(check)
+    const stopListening = writesTo(file()).gate.onReleased(check)
     return () => {
       clearInterval(timer)
       stopListening()

@@ -12,11 +12,10 @@ import { DONE } from '../writePlan'
 import { applyPlanSqlite } from './planApplier'
 import { uniqueViolationFieldSqlite } from './uniqueViolation'
 import { hitRateLimitSqlite } from './rateLimits'
-import { checkpointWhenLong, onWriteGateReleased, setWriteDurability, syncLog, underWriteGate } from './writes'
+import { writesTo } from './writes'
 
-// Every write of this process passes the gate; the log it grew is folded off the serving thread.
-onWriteGateReleased(() => checkpointWhenLong(configuredFile()))
-setWriteDurability(() => syncLog(configuredFile()))
+/** Every write of this process to the configured file passes its one write path (./writes). */
+const underWriteGate = <T>(write: () => T | Promise<T>): Promise<T> => writesTo(configuredFile()).under(write)
 
 /** The store's writes (start-up backfill, seed inserts, bulk loads) queue like every other writer. */
 function gatedStore(s: ContentStore): ContentStore {

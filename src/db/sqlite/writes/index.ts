@@ -1,13 +1,25 @@
 /**
- * The SQLite write path, one room with this one entry (.dependency-cruiser.cjs): this process's
- * write gate (./writeGate: one writer at a time, writes stopped when the log cannot be synced),
- * the log's sync before a write is answered (./walSync), its checkpoints off the serving thread
- * (./walCheckpoints, on a worker: ./libsqlWorker), and Payload's saves on the gate's one write
- * connection (./payloadWrites). docs/architecture.md tells what each wraps of Payload's adapter
- * and of @libsql/client, and why.
+ * The SQLite write path, one room with this one entry (.dependency-cruiser.cjs): `writesTo(file)`,
+ * this process's SqliteWrites for a file (./sqliteWrites: the gate, the log's sync, checkpoints,
+ * Payload's saves), and the worker threads that open SQLite (./libsqlWorker). docs/architecture.md
+ * tells what each wraps of Payload's adapter and of @libsql/client, and why.
  */
-export { onWriteGateReleased, setWriteDurability, underWriteGate, writesStopped } from './writeGate'
-export { syncLog } from './walSync'
-export { checkpointWhenLong, stopCheckpoints } from './walCheckpoints'
-export { BUSY_TIMEOUT_MS, clientTransactionOf, closeWriteConnection, commitFailureOf, queuePayloadTransactions } from './payloadWrites'
+import { SqliteWrites } from './sqliteWrites'
+
+export { SqliteWrites } from './sqliteWrites'
+export { DurabilityUnchecked } from './writeGate'
+export { BUSY_TIMEOUT_MS, clientTransactionOf } from './payloadWrites'
 export { libsqlWorker, type LibsqlWorkerBody } from './libsqlWorker'
+
+/**
+ * One per file, made at its first use. The process's writers to a file must all queue at one
+ * gate (an in-process writer that waited natively instead would block the loop the holder needs):
+ * the engine, Payload's adapter, the change feed and the tests find the same one here.
+ */
+const byFile = new Map<string, SqliteWrites>()
+
+export function writesTo(file: string): SqliteWrites {
+  let writes = byFile.get(file)
+  if (!writes) byFile.set(file, (writes = new SqliteWrites(file)))
+  return writes
+}

@@ -11,15 +11,20 @@
  * - BEGIN IMMEDIATE: the write lock is taken up front, never upgraded half-way (which could
  *   fail with SQLITE_BUSY inside the transaction).
  * The adapter's writes outside a transaction take the same gate (gateAutocommitWrites).
+ * `PayloadWrites.adapter` installs these on the adapter Payload is given, with the two mends of
+ * its commit and begin: every wrapper of Payload's adapter and of @libsql/client's objects is in
+ * this file (docs/architecture.md, "The SQLite write path's wrappers"; each pinned by
+ * test/db/sqliteWriteContract.test.ts).
  */
 import { type Client, type InStatement, LibsqlError, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client'
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
+import type { DatabaseAdapterObj } from 'payload'
 
 import { keptStatement } from '../connection'
 import { inSlices } from '../../../platform/loopSlices'
 import { SERVING_WAL_PRAGMAS } from '../walPragmas'
-import { acquireWriteGate, type ReleaseWriteGate, underWriteGate } from './writeGate'
+import type { ReleaseWriteGate, WriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000
 
@@ -28,53 +33,7 @@ type Db = InstanceType<typeof Database>
 /** Statements kept per connection: Payload's saves repeat a few dozen shapes. */
 const KEPT_STATEMENTS = 500
 
-let kept: { file: string; db: Db } | undefined
-
-/**
- * This process's connection for Payload's transactions, kept across them (one transaction at a
- * time: the write gate) with its prepared statements. A connection per transaction read the
- * whole schema again on its first statement and prepared every statement afresh (trigger
- * programs included) on every save: most of an approval's SQLite work (docs/benchmarks.md, *Measurements behind the code*).
- */
-function writeConnection(file: string): Db {
-  if (kept?.file === file && kept.db.open) return kept.db
-  closeWriteConnection()
-  const db = new Database(file)
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  for (const pragma of SERVING_WAL_PRAGMAS) db.exec(pragma)
-  const prepare = db.prepare.bind(db)
-  const statements = new Map<string, ReturnType<Db['prepare']>>()
-  db.prepare = ((sql: string) => keptStatement(statements, sql, prepare, KEPT_STATEMENTS)) as Db['prepare']
-  kept = { file, db }
-  return db
-}
-
-/** Closes the kept write connection (shutdown); the next transaction opens it again. */
-export function closeWriteConnection(): void {
-  kept?.db.close()
-  kept = undefined
-}
-
 const SCHEMA_READ = 'SELECT 1 FROM sqlite_master LIMIT 1'
-
-/**
- * Begins a transaction on the kept connection. A read of the schema table follows the BEGIN: a
- * connection prepares against the schema it last read, and another connection may have changed
- * it since (a bulk load drops and re-creates the text index's triggers); under the write lock the
- * schema read now holds for the whole transaction. Kept statements are prepared again by SQLite
- * itself when the schema moved.
- */
-function begin(file: string, mode: TransactionMode): Db {
-  const db = writeConnection(file)
-  // A transaction left open (its owner let go without ending it) must not swallow the next one.
-  if (db.inTransaction) db.exec('ROLLBACK')
-  db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
-  db.prepare(SCHEMA_READ).all()
-  return db
-}
-
-/** Commits whose durability failed after COMMIT (./writeGate's answer), for their Payload session to rethrow. */
-const commitFailures = new WeakMap<Transaction, unknown>()
 
 /**
  * The client's transaction under a Payload session (`sessions[id].db.session.tx`: drizzle's
@@ -85,9 +44,6 @@ export function clientTransactionOf(session: unknown): Transaction | undefined {
   return tx && typeof tx === 'object' ? (tx as Transaction) : undefined
 }
 
-/** Why a transaction's commit failed after its COMMIT (its log not synced), if it did. */
-export const commitFailureOf = (tx: Transaction): unknown => commitFailures.get(tx)
-
 /**
  * A transaction that lets the next writer in once it is committed, rolled back or closed. Once
  * ended, it never touches the kept connection again: @libsql/client tells whether a transaction is
@@ -95,7 +51,7 @@ export const commitFailureOf = (tx: Transaction): unknown => commitFailures.get(
  * which a failed log sync does after the gate let the next writer in) or a stray statement would
  * act on the next writer's transaction.
  */
-function releasing(tx: Transaction, release: ReleaseWriteGate, mode: TransactionMode): Transaction {
+function releasing(tx: Transaction, release: ReleaseWriteGate, mode: TransactionMode, commitFailures: WeakMap<Transaction, unknown>): Transaction {
   const { commit, rollback, close, execute, batch } = bound(tx)
   let ended = false
   const open = () => {
@@ -164,7 +120,7 @@ const sqlOf = (stmt: InStatement): string => (typeof stmt === 'string' ? stmt : 
  * connection would otherwise block the loop that an open transaction of this process needs.
  * Reads pass straight through.
  */
-function gateAutocommitWrites(client: Client): void {
+function gateAutocommitWrites(client: Client, gate: WriteGate): void {
   const execute = client.execute.bind(client) as (stmt: InStatement, args?: unknown) => Promise<ResultSet>
   const batch = client.batch.bind(client)
   // A read first: the long-lived connection reloads a schema another connection changed (a bulk
@@ -173,11 +129,11 @@ function gateAutocommitWrites(client: Client): void {
   const fresh = () => execute(SCHEMA_READ)
   client.execute = ((stmt: InStatement, args?: unknown) =>
     WRITE_STATEMENT.test(sqlOf(stmt))
-      ? inSlices(() => underWriteGate(async () => (await fresh(), execute(stmt, args))), 'write')
+      ? inSlices(() => gate.run(async () => (await fresh(), execute(stmt, args))), 'write')
       : inSlices(() => execute(stmt, args))) as Client['execute']
   client.batch = ((stmts: InStatement[], mode?: TransactionMode) =>
     stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s)))
-      ? inSlices(() => underWriteGate(async () => (await fresh(), batch(stmts, mode))), 'write')
+      ? inSlices(() => gate.run(async () => (await fresh(), batch(stmts, mode))), 'write')
       : inSlices(() => batch(stmts, mode))) as Client['batch']
 }
 
@@ -192,17 +148,117 @@ function sliced(tx: Transaction): Transaction {
   return tx
 }
 
-/** Makes the adapter's client open its write transactions as described above. */
-export function queuePayloadTransactions(client: Client, file: string): void {
-  gateAutocommitWrites(client)
-  client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
-    const release = await acquireWriteGate()
-    try {
-      return releasing(sliced(new Sqlite3Transaction(begin(file, mode), 'number') as unknown as Transaction), release, mode)
-    } catch (err) {
-      // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
-      void release(false)
-      throw err
+/** Payload's saves to one file: its kept write connection, the adapter's wrappers, the failed commits its sessions rethrow. */
+export class PayloadWrites {
+  private kept: Db | undefined
+  /** Commits whose durability failed after COMMIT (./writeGate's answer), for their Payload session to rethrow. */
+  private readonly commitFailures = new WeakMap<Transaction, unknown>()
+
+  constructor(
+    readonly file: string,
+    private readonly gate: WriteGate,
+  ) {}
+
+  /**
+   * Payload's adapter (`sqliteAdapter(...)`, transactions on) whose instance saves as described
+   * above, with the two mends no option covers:
+   * - `commitTransaction`: Payload's drizzle adapter swallows a failed commit (its session's promise
+   *   never rejects), so a save whose log could not be synced would be answered as saved;
+   * - `beginTransaction`: while writes are stopped, a save is refused with that answer (Payload would
+   *   replace it with a plain "cannot begin transaction" error, a 500).
+   */
+  adapter(adapter: DatabaseAdapterObj): DatabaseAdapterObj {
+    // The wrappers below are the adapter's methods: their own `this` is Payload's adapter.
+    const { gate, commitFailures } = this
+    const queue = (client: Client) => this.queueTransactions(client)
+    return {
+      ...adapter,
+      init: (args) => {
+        const instance = adapter.init(args) as ReturnType<typeof adapter.init> & { client?: Client }
+        const commitTransaction = instance.commitTransaction
+        instance.commitTransaction = async function (this: typeof instance, incoming) {
+          const id = incoming instanceof Promise ? await incoming : incoming
+          const sessions = (this as unknown as { sessions?: Record<string, unknown> }).sessions
+          const tx = clientTransactionOf(id == null ? undefined : sessions?.[String(id)])
+          await commitTransaction.call(this, id)
+          const failure = tx ? commitFailures.get(tx) : gate.stopped
+          if (failure) throw failure
+        }
+        const beginTransaction = instance.beginTransaction
+        instance.beginTransaction = async function (this: typeof instance, options) {
+          try {
+            return await beginTransaction.call(this, options)
+          } catch (err) {
+            throw gate.stopped ?? err
+          }
+        }
+        const connect = instance.connect
+        if (connect) {
+          instance.connect = async function (this: typeof instance, options) {
+            await connect.call(this, options)
+            if (instance.client) {
+              for (const pragma of SERVING_WAL_PRAGMAS) await instance.client.execute(pragma)
+              queue(instance.client)
+            }
+          }
+        }
+        return instance
+      },
     }
+  }
+
+  /** Closes the kept write connection (shutdown); the next transaction opens it again. */
+  close(): void {
+    this.kept?.close()
+    this.kept = undefined
+  }
+
+  /** Makes the adapter's client open its write transactions as described above. */
+  private queueTransactions(client: Client): void {
+    gateAutocommitWrites(client, this.gate)
+    client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
+      const release = await this.gate.acquire()
+      try {
+        return releasing(sliced(new Sqlite3Transaction(this.begin(mode), 'number') as unknown as Transaction), release, mode, this.commitFailures)
+      } catch (err) {
+        // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
+        void release(false)
+        throw err
+      }
+    }
+  }
+
+  /**
+   * This process's connection for Payload's transactions, kept across them (one transaction at a
+   * time: the write gate) with its prepared statements. A connection per transaction read the
+   * whole schema again on its first statement and prepared every statement afresh (trigger
+   * programs included) on every save: most of an approval's SQLite work (docs/benchmarks.md, *Measurements behind the code*).
+   */
+  private connection(): Db {
+    if (this.kept?.open) return this.kept
+    const db = new Database(this.file)
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    for (const pragma of SERVING_WAL_PRAGMAS) db.exec(pragma)
+    const prepare = db.prepare.bind(db)
+    const statements = new Map<string, ReturnType<Db['prepare']>>()
+    db.prepare = ((sql: string) => keptStatement(statements, sql, prepare, KEPT_STATEMENTS)) as Db['prepare']
+    this.kept = db
+    return db
+  }
+
+  /**
+   * Begins a transaction on the kept connection. A read of the schema table follows the BEGIN: a
+   * connection prepares against the schema it last read, and another connection may have changed
+   * it since (a bulk load drops and re-creates the text index's triggers); under the write lock the
+   * schema read now holds for the whole transaction. Kept statements are prepared again by SQLite
+   * itself when the schema moved.
+   */
+  private begin(mode: TransactionMode): Db {
+    const db = this.connection()
+    // A transaction left open (its owner let go without ending it) must not swallow the next one.
+    if (db.inTransaction) db.exec('ROLLBACK')
+    db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
+    db.prepare(SCHEMA_READ).all()
+    return db
   }
 }

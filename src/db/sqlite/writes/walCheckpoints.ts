@@ -20,59 +20,61 @@ import { logger } from '../../../platform/logging'
 import { CHECKPOINT_BYTES } from '../walPragmas'
 import { checkpointWorker, type CheckpointResult } from './checkpointWorker'
 import { libsqlWorker } from './libsqlWorker'
-import { writesStopped } from './writeGate'
 
-type Checkpointer = { file: string; worker: Worker; running: boolean; exited: Promise<void> }
+type Folder = { worker: Worker; running: boolean; exited: Promise<void> }
 
 /** After a worker failed, the wait before another is started (a failure is logged, not repeated per write). */
 const RETRY_MS = 10_000
 
-let current: Checkpointer | undefined
-let failedAt = -Infinity
+/** One file's background checkpoints: one worker, one checkpoint at a time. */
+export class Checkpoints {
+  private current: Folder | undefined
+  private failedAt = -Infinity
+  /** Checkpoints the worker has run to the end (tests: the fold was the worker's). */
+  folds = 0
 
-function start(file: string): Checkpointer {
-  const worker = libsqlWorker(checkpointWorker, { file })
-  // It never keeps a process alive; stopCheckpoints() ends it in an orderly way.
-  worker.unref()
-  const checkpointer: Checkpointer = {
-    file,
-    worker,
-    running: false,
-    exited: new Promise((resolve) => worker.once('exit', () => resolve())),
+  /** `stopped`: writes are stopped (./writeGate): a log whose sync failed may hold pages the disk never got, and nothing folds it into the file. */
+  constructor(
+    readonly file: string,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  /** After a write: a log past CHECKPOINT_BYTES is folded in the background. */
+  whenLong(): void {
+    if (this.current?.running || this.stopped()) return
+    const size = statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0
+    if (size <= CHECKPOINT_BYTES || performance.now() - this.failedAt < RETRY_MS) return
+    this.current ??= this.start()
+    this.current.running = true
+    this.current.worker.postMessage('checkpoint')
   }
-  worker.on('message', (result: CheckpointResult) => {
-    checkpointer.running = false
-    if (result.error) logger().warn({ err: result.error }, 'db.wal_checkpoint_failed')
-  })
-  worker.on('error', (err) => {
-    logger().error({ err }, 'db.wal_checkpointer_failed')
-    failedAt = performance.now()
-    if (current === checkpointer) current = undefined
-  })
-  return checkpointer
-}
 
-/** After a write of this process: a log past CHECKPOINT_BYTES is folded in the background, one checkpoint at a time. */
-export function checkpointWhenLong(file: string): void {
-  if (current?.running && current.file === file) return
-  // A log whose sync failed may hold pages the disk never got: nothing folds it into the file.
-  if (writesStopped()) return
-  const size = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0
-  if (size <= CHECKPOINT_BYTES || performance.now() - failedAt < RETRY_MS) return
-  // Another file (a test's, a restored one): its own connection.
-  if (current && current.file !== file) void stopCheckpoints()
-  current ??= start(file)
-  current.running = true
-  current.worker.postMessage('checkpoint')
-}
+  /** Lets a running checkpoint finish, then closes the worker's connection (shutdown, before the last fold). */
+  async stop(): Promise<void> {
+    const stopping = this.current
+    this.current = undefined
+    if (!stopping) return
+    // Held by its exit from here: a script awaiting this with nothing else pending must not end first.
+    stopping.worker.ref()
+    stopping.worker.postMessage('stop')
+    await stopping.exited
+  }
 
-/** Lets a running checkpoint finish, then closes the worker's connection (shutdown, before the last fold). */
-export async function stopCheckpoints(): Promise<void> {
-  const stopping = current
-  current = undefined
-  if (!stopping) return
-  // Held by its exit from here: a script awaiting this with nothing else pending must not end first.
-  stopping.worker.ref()
-  stopping.worker.postMessage('stop')
-  await stopping.exited
+  private start(): Folder {
+    const worker = libsqlWorker(checkpointWorker, { file: this.file })
+    // It never keeps a process alive; stop() ends it in an orderly way.
+    worker.unref()
+    const checkpointer: Folder = { worker, running: false, exited: new Promise((resolve) => worker.once('exit', () => resolve())) }
+    worker.on('message', (result: CheckpointResult) => {
+      checkpointer.running = false
+      if (!result.error) this.folds += 1
+      if (result.error) logger().warn({ err: result.error }, 'db.wal_checkpoint_failed')
+    })
+    worker.on('error', (err) => {
+      logger().error({ err }, 'db.wal_checkpointer_failed')
+      this.failedAt = performance.now()
+      if (this.current === checkpointer) this.current = undefined
+    })
+    return checkpointer
+  }
 }

@@ -19,21 +19,13 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { logger } from '../../../platform/logging'
 import { DurabilityUnchecked } from './writeGate'
 
-type FileSyncs = { running?: Promise<void>; next?: Promise<void>; entrySynced?: boolean }
-
-const files = new Map<string, FileSyncs>()
-let done = 0
-
-/** Syncs completed so far in this process (tests read it: a write waited for one). */
-export const logSyncsDone = (): number => done
-
 /** How long a sync waits for a file descriptor to come free (sockets close all the time) before giving up. */
 export const OPEN_PATIENCE_MS = 1000
 const OPEN_RETRY_MS = 10
 
 /**
  * Opens `name`, waiting out a shortage of descriptors (EMFILE, ENFILE) for up to OPEN_PATIENCE_MS:
- * it is a moment's, not a lost write (../writeGate's DurabilityUnchecked after that).
+ * it is a moment's, not a lost write (./writeGate's DurabilityUnchecked after that).
  */
 async function openPatiently(name: string) {
   const deadline = Date.now() + OPEN_PATIENCE_MS
@@ -58,43 +50,52 @@ async function syncFile(name: string): Promise<void> {
   }
 }
 
-async function syncOnce(file: string, state: FileSyncs): Promise<void> {
-  try {
-    await syncFile(`${file}-wal`)
-  } catch (err) {
-    // No log (not in WAL mode, or the last connection removed it at close): nothing to sync.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw err
-  }
-  // The log's name in its directory, once per process: SQLite syncs it at the log's first sync,
-  // which under synchronous = NORMAL is the first fold's, not a commit's. Like SQLite, a failure
-  // here is not a write's (some file systems refuse to sync a directory): logged, not retried.
-  if (!state.entrySynced) {
-    state.entrySynced = true
-    await syncFile(path.dirname(path.resolve(file))).catch((err: unknown) => logger().warn({ err }, 'db.log_directory_sync_failed'))
-  }
-  done += 1
-}
+/** One file's log syncs: one at a time, writes committed while one runs sharing the next. */
+export class LogSync {
+  private running: Promise<void> | undefined
+  private next: Promise<void> | undefined
+  private entrySynced = false
+  /** Syncs completed so far (tests read it: a write waited for one). */
+  done = 0
 
-/** Resolves once everything committed to `file`'s log before this call is on disk. */
-export function syncLog(file: string): Promise<void> {
-  let s = files.get(file)
-  if (!s) files.set(file, (s = {}))
-  const state = s
-  const start = () => {
-    const run = syncOnce(file, state).finally(() => {
-      if (state.running === run) state.running = undefined
+  constructor(readonly file: string) {}
+
+  /** Resolves once everything committed to the log before this call is on disk. */
+  sync(): Promise<void> {
+    if (!this.running) return this.start()
+    // One is running, perhaps begun before this write's commit: wait for the one after it.
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined
+        return this.start()
+      })
+    return this.next
+  }
+
+  private start(): Promise<void> {
+    const run = this.once().finally(() => {
+      if (this.running === run) this.running = undefined
     })
-    state.running = run
+    this.running = run
     return run
   }
-  if (!state.running) return start()
-  // One is running, perhaps begun before this write's commit: wait for the one after it.
-  state.next ??= state.running
-    .catch(() => undefined)
-    .then(() => {
-      state.next = undefined
-      return start()
-    })
-  return state.next
+
+  private async once(): Promise<void> {
+    try {
+      await syncFile(`${this.file}-wal`)
+    } catch (err) {
+      // No log (not in WAL mode, or the last connection removed it at close): nothing to sync.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw err
+    }
+    // The log's name in its directory, once per process: SQLite syncs it at the log's first sync,
+    // which under synchronous = NORMAL is the first fold's, not a commit's. Like SQLite, a failure
+    // here is not a write's (some file systems refuse to sync a directory): logged, not retried.
+    if (!this.entrySynced) {
+      this.entrySynced = true
+      await syncFile(path.dirname(path.resolve(this.file))).catch((err: unknown) => logger().warn({ err }, 'db.log_directory_sync_failed'))
+    }
+    this.done += 1
+  }
 }

@@ -1,0 +1,50 @@
+/**
+ * The SQLite write path to one file, one object: its gate (./writeGate), the log's sync before a
+ * write is answered (./walSync), the log's checkpoints off the serving thread (./walCheckpoints),
+ * and Payload's saves on the gate's one kept connection (./payloadWrites). Its state is its own
+ * (Payload keeps an adapter's state on the adapter); nothing is wired when a module loads.
+ */
+import type { DatabaseAdapterObj } from 'payload'
+
+import type { ApiError } from '../../../platform/errors'
+import { PayloadWrites } from './payloadWrites'
+import { Checkpoints } from './walCheckpoints'
+import { LogSync } from './walSync'
+import { WriteGate } from './writeGate'
+
+export class SqliteWrites {
+  readonly gate: WriteGate
+  readonly log: LogSync
+  readonly checkpoints: Checkpoints
+  private readonly payload: PayloadWrites
+
+  constructor(readonly file: string) {
+    this.log = new LogSync(file)
+    // A write's caller hears of it once the log is synced; after each write a long log is folded.
+    this.gate = new WriteGate(() => this.log.sync())
+    this.checkpoints = new Checkpoints(file, () => this.gate.stopped !== undefined)
+    this.gate.onReleased(() => this.checkpoints.whenLong())
+    this.payload = new PayloadWrites(file, this.gate)
+  }
+
+  /** Runs `write` (synchronous SQL on the service's connection, usually) as this file's writer, answered once durable. */
+  under<T>(write: () => T | Promise<T>): Promise<T> {
+    return this.gate.run(write)
+  }
+
+  /** Why writes are refused (a failed log sync, until a restart), if they are. */
+  get stopped(): ApiError | undefined {
+    return this.gate.stopped
+  }
+
+  /** Payload's adapter, its saves made on this write path (./payloadWrites). */
+  payloadAdapter(adapter: DatabaseAdapterObj): DatabaseAdapterObj {
+    return this.payload.adapter(adapter)
+  }
+
+  /** Shutdown: a running checkpoint finishes (the last fold needs the log to itself), then the kept connection closes. */
+  async close(): Promise<void> {
+    await this.checkpoints.stop()
+    this.payload.close()
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The SQLite write path is one object per file (src/db/sqlite/writes/: `writesTo(file)`), its state
+ * its own: every writer of the process to a file finds the same gate, and a file's queue, stop or
+ * durability is not another file's.
+ */
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import Database from 'libsql'
+import { describe, expect, it } from 'vitest'
+
+import { writesTo } from '../../src/db/sqlite/writes'
+
+function freshFile(name: string): { file: string; db: InstanceType<typeof Database> } {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sqlite-writes-')), `${name}.db`)
+  const db = new Database(file)
+  db.exec('PRAGMA journal_mode = WAL')
+  db.exec('CREATE TABLE t (n INTEGER)')
+  return { file, db }
+}
+
+const count = (db: InstanceType<typeof Database>) => (db.prepare('SELECT count(*) FROM t').raw(true).get() as number[])[0]
+
+describe('the write path, one object per file', () => {
+  it('every writer of a file finds the same one; another file has its own', () => {
+    const a = freshFile('a')
+    const b = freshFile('b')
+    expect(writesTo(a.file)).toBe(writesTo(a.file))
+    expect(writesTo(b.file)).not.toBe(writesTo(a.file))
+    expect(writesTo(b.file).gate).not.toBe(writesTo(a.file).gate)
+  })
+
+  it("a write to one file does not queue behind another file's writer", async () => {
+    const a = freshFile('queue-a')
+    const b = freshFile('queue-b')
+    let letAGo!: () => void
+    const holding = writesTo(a.file).under(() => new Promise<void>((resolve) => (letAGo = resolve)))
+    // A's writer holds its gate; B's write is answered meanwhile (its log synced: a fresh instance has its durability).
+    await writesTo(b.file).under(() => b.db.prepare('INSERT INTO t (n) VALUES (1)').run())
+    expect(count(b.db)).toBe(1)
+    expect(writesTo(b.file).log.done).toBeGreaterThan(0)
+    letAGo()
+    await holding
+    // A's next writer queued behind the one that held it, and is answered in turn.
+    await writesTo(a.file).under(() => a.db.prepare('INSERT INTO t (n) VALUES (2)').run())
+    expect(count(a.db)).toBe(1)
+  })
+
+  it("a failed log sync stops that file's writes only", async () => {
+    const a = freshFile('stop-a')
+    const b = freshFile('stop-b')
+    writesTo(a.file).gate.setDurability(() => Promise.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })))
+    await expect(writesTo(a.file).under(() => a.db.prepare('INSERT INTO t (n) VALUES (1)').run())).rejects.toMatchObject({
+      status: 503,
+      code: 'service.unavailable',
+      details: { committed: true },
+    })
+    expect(writesTo(a.file).stopped).toBeDefined()
+    await expect(writesTo(a.file).under(() => a.db.prepare('INSERT INTO t (n) VALUES (2)').run())).rejects.toMatchObject({ status: 503, details: undefined })
+    expect(count(a.db)).toBe(1)
+    // The other file's writes go on.
+    expect(writesTo(b.file).stopped).toBeUndefined()
+    await writesTo(b.file).under(() => b.db.prepare('INSERT INTO t (n) VALUES (1)').run())
+    expect(count(b.db)).toBe(1)
+  })
+})
