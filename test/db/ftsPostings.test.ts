@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from '../../src/db/sqlite/contentSchema'
 import { readPostings } from '../../src/db/sqlite/search/ftsPostings'
-import type { SqlReader } from '../../src/db/sqlite/sqlReader'
+import type { SqlReader } from '../../src/db/sqlite/connection'
 import { readVocabularyPostings } from '../../src/db/sqlite/search/wordReading'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fts-postings-'))

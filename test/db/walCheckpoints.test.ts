@@ -11,8 +11,7 @@ import type { Client } from '@libsql/client'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
-import { connection, sqliteFileOf } from '../../src/db/sqlite/connection'
-import { CHECKPOINT_BYTES } from '../../src/db/sqlite/walPragmas'
+import { CHECKPOINT_BYTES, connection, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { writesTo } from '../../src/db/sqlite/writes'
 import { testApp, type TestApp } from '../support/app'
 

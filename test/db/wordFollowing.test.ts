@@ -10,8 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
-import { sqliteFileOf } from '../../src/db/sqlite/connection'
-import { serviceReader } from '../../src/db/sqlite/sqlReader'
+import { serviceReader, sqliteFileOf } from '../../src/db/sqlite/connection'
 import { textRanker } from '../../src/db/sqlite/search/textRanking'
 import { readWordScores } from '../../src/db/sqlite/search/wordReading'
 import { decodeWord, type WordScores } from '../../src/db/sqlite/search/wordScores'

@@ -13,10 +13,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
-import { sqliteFileOf } from '../../src/db/sqlite/connection'
+import { serviceReader, sqliteFileOf } from '../../src/db/sqlite/connection'
 import type { PagedInts } from '../../src/db/sqlite/search/pagedInts'
 import { readCorpus, updateCorpus } from '../../src/db/sqlite/search/searchCorpus'
-import { serviceReader } from '../../src/db/sqlite/sqlReader'
 import { testApp } from '../support/app'
 import { LARGE_CORPUS, takeLargeCorpus } from './support/largeCorpus'
 import { startServer, type ServerProcess } from './support/serverProcess'

@@ -4,14 +4,24 @@
  * prepared-statement cache, so a hot read is bind + step with no re-parse. Payload keeps
  * its own client for its own operations; WAL lets each read while the other writes, and
  * Payload's SQLite writes are single autocommit statements, so a synchronous wait on its
- * write lock is short. Table names come from ./tables.
+ * write lock is short. Table names come from ./tables. The search's readers (./search) see it as
+ * a SqlReader: rows as arrays, through the prepared-statement cache.
  */
 import Database from 'libsql'
 
-import { SERVING_WAL_PRAGMAS } from './walPragmas'
-
 type Db = InstanceType<typeof Database>
 type Statement = Database.Statement<unknown[]>
+
+/** SQLite's own trigger (1,000 pages of 4 KiB), as bytes of log file. */
+export const CHECKPOINT_BYTES = 4 * 1024 * 1024
+
+/**
+ * For every connection that writes in a serving process (this one, and the write path's, ./writes,
+ * whose checkpoints and syncs rely on it): no checkpoint inside a commit; the log's file cut back
+ * after a restart; synchronous = NORMAL, so a COMMIT writes the log without syncing it on this
+ * thread (./writes/walSync syncs it off the thread before the write is answered).
+ */
+export const SERVING_WAL_PRAGMAS = ['PRAGMA wal_autocheckpoint = 0', `PRAGMA journal_size_limit = ${CHECKPOINT_BYTES}`, 'PRAGMA synchronous = NORMAL']
 
 /** Page cache sizes in KiB (negative, as PRAGMA cache_size takes them). */
 const READ_CACHE = -16384
@@ -96,5 +106,31 @@ export function withBulkCache<T>(file: string, work: () => T): T {
     return work()
   } finally {
     conn.exec(`PRAGMA cache_size = ${READ_CACHE}`)
+  }
+}
+
+export type SqlReader = {
+  /** The first row, as an array. */
+  get(sql: string, args?: unknown[]): unknown[] | undefined
+  all(sql: string, args?: unknown[]): unknown[][]
+  run(sql: string, args?: unknown[]): void
+  exec(sql: string): void
+  /** The connection object, to tell a reopened connection from the one before. */
+  readonly handle: object
+}
+
+const call = <T>(stmt: Statement, method: 'get' | 'all' | 'run', args: unknown[]): T =>
+  (stmt[method] as (...a: unknown[]) => T).apply(stmt, args)
+
+/** The service's own connection to `file`, as the search's readers use it. */
+export function serviceReader(file: string): SqlReader {
+  return {
+    get: (sql, args = []) => call(statement(file, sql), 'get', args),
+    all: (sql, args = []) => call(statement(file, sql), 'all', args),
+    run: (sql, args = []) => void call(statement(file, sql), 'run', args),
+    exec: (sql) => void connection(file).exec(sql),
+    get handle() {
+      return connection(file)
+    },
   }
 }

@@ -15,7 +15,7 @@
  * concurrent merge cannot move pages under it.
  */
 import { FTS_TABLE } from '../contentSchema'
-import type { SqlReader } from '../sqlReader'
+import type { SqlReader } from '../connection'
 
 /** Views over scratch arrays, valid until the next readPostings call. */
 export type Postings = {

@@ -14,7 +14,7 @@ import { FTS_COLUMNS, FTS_TABLE } from '../contentSchema'
 import { parseIntegers } from './commaLists'
 import { nextSlice } from '../../../platform/loopSlices'
 import { PagedInts } from './pagedInts'
-import type { SqlReader } from '../sqlReader'
+import type { SqlReader } from '../connection'
 import { TABLES } from '../tables'
 
 export type Corpus = {

@@ -29,7 +29,7 @@
 import { VersionedValue } from '../../versionedCache'
 import { MatchGroupCache, type RankedMatches } from './matchGroups'
 import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
-import { serviceReader } from '../sqlReader'
+import { serviceReader } from '../connection'
 import { CorpusSteps, WordScoreCache } from './wordCache'
 import { patchWord, readWordScores, rememberTokens, rescoreWord, tokensOf, tokensOfRows } from './wordReading'
 import { decodeWord, holdsAnyRow, wordScoresBytes, type WordScores } from './wordScores'

@@ -10,7 +10,7 @@ import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, FTS_WEIGHTS } from '../contentSch
 import { parseIntegers } from './commaLists'
 import { readPostings, type Postings } from './ftsPostings'
 import { LENGTH_IN_BY_ROW, type WordCorpus } from './searchCorpus'
-import type { SqlReader } from '../sqlReader'
+import type { SqlReader } from '../connection'
 import { TABLES } from '../tables'
 import { rowsOf, withClassScores, wordScoresOf, type WordScores } from './wordScores'
 

@@ -21,9 +21,8 @@ import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 import type { DatabaseAdapterObj } from 'payload'
 
-import { keptStatement } from '../connection'
+import { keptStatement, SERVING_WAL_PRAGMAS } from '../connection'
 import { inSlices } from '../../../platform/loopSlices'
-import { SERVING_WAL_PRAGMAS } from '../walPragmas'
 import type { ReleaseWriteGate, WriteGate } from './writeGate'
 
 export const BUSY_TIMEOUT_MS = 5000

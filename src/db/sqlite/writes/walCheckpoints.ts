@@ -17,7 +17,7 @@ import { statSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 
 import { logger } from '../../../platform/logging'
-import { CHECKPOINT_BYTES } from '../walPragmas'
+import { CHECKPOINT_BYTES } from '../connection'
 import { checkpointWorker, type CheckpointResult } from './checkpointWorker'
 import { libsqlWorker } from './libsqlWorker'
 
