@@ -141,6 +141,13 @@ module.exports = {
       to: { path: '^src/db/sqlite/writes/', pathNot: '^src/db/sqlite/writes/index[.]ts$' },
     },
     {
+      name: 'rooms-through-their-entry',
+      severity: 'error',
+      comment: "A room of src/db (a folder with an index.ts) is entered through its index only: what lies behind it is the room's own.",
+      from: { path: '^src/', pathNot: '^src/db/freshness/' },
+      to: { path: '^src/db/freshness/', pathNot: '^src/db/freshness/index[.]ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a broken import.',

@@ -59,7 +59,7 @@ export default buildConfig({
       // The queue in one click (the header) or one key (q), from anywhere in the console.
       actions: ['/app/(payload)/admin/_components/QueueShortcut#QueueShortcut'],
       // Lists come back as they were left (filter, sort, page); content opens at what needs a decision.
-      providers: ['/app/(payload)/admin/_components/ListMemory#ListMemory'],
+      providers: ['/app/(payload)/admin/_components/ListMemory#ListMemory', '/app/(payload)/admin/_components/AccessibleControls#AccessibleControls'],
       // The landing page's tiles (pending, decisions chart, top tags, recent activity) above Payload's collection list.
       beforeDashboard: ['/app/(payload)/admin/_components/Dashboard#Dashboard'],
       views: {

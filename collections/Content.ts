@@ -96,10 +96,16 @@ export const Content: CollectionConfig = {
       type: 'relationship',
       relationTo: 'channels',
       validate: validateChannel,
-      // The choices offered are the choices allowed: the chosen group's channels (issue 53.8).
+      // The choices offered are the choices allowed (issue 53.8): the chosen group's channels. With
+      // no group every channel: the content list's filter asks with no item at all. In the form,
+      // ChannelField waits for a group and empties the channel when the group changes.
       filterOptions: ({ siblingData }) => {
         const group = refId((siblingData as { group?: unknown } | undefined)?.group)
         return group ? { group: { equals: group } } : true
+      },
+      admin: {
+        description: "One of the group's channels: choose the group first.",
+        components: { Field: '/app/(payload)/admin/_components/ChannelField#ChannelField' },
       },
     },
     { name: 'platform', type: 'relationship', relationTo: 'platforms' },
@@ -125,7 +131,7 @@ export const Content: CollectionConfig = {
     },
     { name: 'isActive', type: 'checkbox', defaultValue: true, admin: { readOnly: true, position: 'sidebar' } },
     { name: 'submittedBy', type: 'relationship', relationTo: 'users', admin: { readOnly: true, position: 'sidebar' } },
-    { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar' } },
+    { name: 'approvedAt', type: 'date', admin: { readOnly: true, position: 'sidebar', date: { overrides: { title: 'Approved at' } } } },
     { name: 'rejectionReason', type: 'textarea', validate: textValidator(TEXT_LIMITS.reason), admin: { readOnly: true } },
     { name: 'thumbnail', type: 'upload', relationTo: 'media' },
     // Denormalized from the upload so list reads need no join: derived from `thumbnail` on every write, never typed.

@@ -34,7 +34,7 @@ export const ModerationEvents: CollectionConfig = {
     { name: 'stateBefore', type: 'text' },
     { name: 'stateAfter', type: 'text' },
     { name: 'reason', type: 'textarea' },
-    { name: 'at', type: 'date', required: true, index: true },
+    { name: 'at', type: 'date', required: true, index: true, admin: { date: { overrides: { title: 'At' } } } },
   ],
   timestamps: true,
 }

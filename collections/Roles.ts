@@ -67,6 +67,8 @@ export const Roles: CollectionConfig = {
       type: 'select',
       hasMany: true,
       options: PERMISSIONS.map((p) => ({ label: p, value: p })),
+      // Their order means nothing; a sortable chip is a button holding buttons (axe nested-interactive).
+      admin: { isSortable: false },
     },
   ],
   timestamps: true,

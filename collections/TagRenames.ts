@@ -19,7 +19,7 @@ export const TagRenames: CollectionConfig = {
     { name: 'oldSlug', type: 'text', required: true, index: true },
     { name: 'newSlug', type: 'text', required: true, index: true },
     { name: 'contentCount', type: 'number', required: true },
-    { name: 'at', type: 'date', required: true },
+    { name: 'at', type: 'date', required: true, admin: { date: { overrides: { title: 'At' } } } },
   ],
   timestamps: true,
 }

@@ -95,7 +95,16 @@ export const Users: CollectionConfig = {
       admin: { description: `Lower-case ${USERNAME_RULE}; capitals are lowered when saved.` },
     },
     // Read with user.manage only: showing them means reading roles, which a moderator may not.
-    { name: 'roles', type: 'relationship', relationTo: 'roles', hasMany: true, saveToJWT: false, access: { read: managesUsers } },
+    {
+      name: 'roles',
+      type: 'relationship',
+      relationTo: 'roles',
+      hasMany: true,
+      saveToJWT: false,
+      access: { read: managesUsers },
+      // Their order means nothing; a sortable chip is a button holding buttons (axe nested-interactive).
+      admin: { isSortable: false },
+    },
     { name: 'isActive', type: 'checkbox', defaultValue: true, index: true, access: { read: managesUsers } },
     // The only password store: argon2id. Never readable through Payload, never shown.
     { name: 'passwordHash', type: 'text', hidden: true, access: { read: () => false } },

@@ -48,4 +48,12 @@ export const routePrefixField: Field = {
   admin: { description: 'Path prefix, e.g. /learn' },
 }
 
-export const browseModeField: Field = { name: 'browseMode', type: 'select', required: true, defaultValue: 'grid', options: [...BROWSE_MODES] }
+export const browseModeField: Field = {
+  name: 'browseMode',
+  type: 'select',
+  required: true,
+  defaultValue: 'grid',
+  options: [...BROWSE_MODES],
+  // Required: nothing to clear (and Payload's clear control is a focusable aria-hidden element).
+  admin: { isClearable: false },
+}

@@ -1,5 +1,5 @@
 /**
- * One freshness mechanism: every cache keys on its domain's generation (src/db/generations),
+ * One freshness mechanism: every cache keys on its domain's generation (src/db/freshness/generations),
  * moved by the engine's change feed. For each domain (content, taxonomy, branding) and each
  * write path (Payload's Local API with its hooks, the console's REST, a raw service path,
  * another process on the same database, a raw write outside the service's write paths), a
@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../src/platform/config'
-import { generation } from '../src/db/generations'
-import type { Domain } from '../src/db/versionDomains'
+import { generation } from '../src/db/freshness'
+import type { Domain } from '../src/db/freshness'
 import { registry } from '../src/platform/metrics'
 import { connection, sqliteFileOf } from '../src/db/sqlite/connection'
 import { freshIp } from './auth/helpers'

@@ -1,6 +1,6 @@
 /**
  * Payload hooks on every collection and global whose data a cache shows: they tell the engine
- * which domain (src/db/versionDomains) a save changed, so this process's generation moves as
+ * which domain (src/db/freshness/versionDomains) a save changed, so this process's generation moves as
  * soon as the save commits (a client reads its own write at once). SQLite needs nothing (its
  * triggers move counters the write gate's release reads); MongoDB waits for the commit.
  * Nothing is written inside the save's transaction, and nothing invalidates anything by hand.
@@ -31,7 +31,7 @@ export function domainWriteHooks(domain: Domain): CollectionHooks {
 
 /**
  * Content: a save moves the public generation only when the row is public before or after it
- * and the save changes what lists hold or how they order it (src/db/versionDomains); a pending
+ * and the save changes what lists hold or how they order it (src/db/freshness/versionDomains); a pending
  * submission moves only the moderators' one, a thumbnail linked to a public item only its row.
  */
 export function contentWriteHooks(): CollectionHooks {

@@ -4,7 +4,7 @@
  * password change decide. Reads stay stateless (the token's claims); every write asks this.
  *
  * One cached lookup per write: the standings of this process are kept under the `access`
- * generation (src/db/generations), which moves on every committed write to users or roles, in
+ * generation (src/db/freshness/generations), which moves on every committed write to users or roles, in
  * this process at once and in every other within the freshness bound (SQLite's counters,
  * MongoDB's change stream). The generation is read before the record, so a standing is never
  * kept under a generation newer than the data it was read from.

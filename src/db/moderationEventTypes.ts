@@ -2,7 +2,7 @@
  * The moderation audit trail as the engines write it: one event per workflow change, in
  * the same transaction as the change (collections/ModerationEvents.ts stores it).
  */
-import type { Domain } from './versionDomains'
+import type { Domain } from './freshness'
 
 export const MODERATION_ACTIONS = ['approve', 'reject', 'delete', 'restore', 'tag.rename', 'taxonomy.rename'] as const
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number]

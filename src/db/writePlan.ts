@@ -8,7 +8,7 @@
  * and each applier stores them as its engine does (SQLite: `<field>_id` text columns, ISO
  * text or epoch integers, 0/1; MongoDB: ObjectIds, Dates, booleans).
  */
-import type { Domain } from './versionDomains'
+import type { Domain } from './freshness'
 
 /** A document id: the `id` field, or a relationship to another document (null: none). */
 export class Ref {
@@ -64,7 +64,7 @@ export type WritePlan = {
   /** For logs and metrics. */
   name: string
   steps: readonly Step[]
-  /** The cached domains the plan changes (src/db/generations). */
+  /** The cached domains the plan changes (src/db/freshness/generations). */
   domains: readonly Domain[]
   /** The content ids it writes, marked at its commit (absent with a content domain: every row). */
   rows?: readonly string[]

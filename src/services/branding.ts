@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { getConfig } from '../platform/config'
-import { VersionedCache, VersionedValue } from '../db/versionedCache'
+import { VersionedCache, VersionedValue } from '../db/freshness'
 import { answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
 import { isAbsoluteHttpUrl, servedUrl } from '../platform/urlPolicy'
 import { domainVersion } from './domainVersions'
@@ -31,7 +31,7 @@ const edited = (value: string | null | undefined, fallback: string) =>
 const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && media.url ? media.url : '')
 
 /**
- * The edited branding, kept per branding generation (src/db/generations): /meta is hit
+ * The edited branding, kept per branding generation (src/db/freshness/generations): /meta is hit
  * on every extension start, and costs one key lookup until the global or an upload it shows
  * is written, by any path in any process.
  */

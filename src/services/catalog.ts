@@ -1,12 +1,12 @@
 /**
  * The navigation catalog and the taxonomy lookups the list endpoints use. Built from the
- * database and kept per taxonomy generation (src/db/generations): a memory read per call, a
+ * database and kept per taxonomy generation (src/db/freshness/generations): a memory read per call, a
  * rebuild only after a write, by any path in any process.
  */
 import type { Payload } from 'payload'
 
 import { engine } from '../db/engine'
-import { VersionedValue } from '../db/versionedCache'
+import { VersionedValue } from '../db/freshness'
 import { weakEtag } from '../platform/entityTag'
 import { answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
 import { domainVersion } from './domainVersions'

@@ -11,7 +11,7 @@ import { hasPermissions, type AuthUser } from '../../access/guards'
 import { type Pagination, paginationOf } from '../platform/pagination'
 import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, type ContentField, type ContentFieldName, type ContentFields } from '../db/contentRecord'
 import { engine, type ContentFilter, type ContentRecord, type Domain } from '../db/engine'
-import { VersionedCache } from '../db/versionedCache'
+import { VersionedCache } from '../db/freshness'
 import { getConfig } from '../platform/config'
 import { ApiError, forbidden } from '../platform/errors'
 import { answerBytes, answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
@@ -158,7 +158,7 @@ export async function relatedContent(payload: Payload, slug: string, user: AuthU
  * row's group/channel/platform slugs are taxonomy): what the public sees (approved, active rows)
  * follows the public content generation, so a pending submission leaves it cached; a view that
  * shows more (pending, rejected or deleted rows) follows every content write
- * (src/db/versionDomains). One cache per view: a cache keeps one version at a time.
+ * (src/db/freshness/versionDomains). One cache per view: a cache keeps one version at a time.
  */
 const PUBLIC_DOMAINS: readonly Domain[] = ['content', 'taxonomy']
 const ALL_DOMAINS: readonly Domain[] = ['all_content', 'taxonomy']
@@ -168,7 +168,7 @@ const visibilityKey = (user: AuthUser | null) => `${canModerate(user) ? 'moderat
 
 export type ListAnswer = { answer: SerializedAnswer; estimated: boolean }
 
-/** A cached answer, stamped with the rows it shows (src/db/generations). */
+/** A cached answer, stamped with the rows it shows (src/db/freshness/generations). */
 type Kept<T> = T & RowStamp
 
 /** A list request's cache key text, made once per params object (the edge hands a hot query's same object again). */

@@ -20,7 +20,7 @@ import type { SubmitInput } from './requestBodies'
 import { WORKFLOW_CONTEXT } from './workflowGuard'
 import { payloadWrite } from '../db/payloadWrite'
 import { recordedUpdate, transitionStatus } from '../db/workflow'
-import { contentDomainOf } from '../db/versionDomains'
+import { contentDomainOf } from '../db/freshness'
 
 export type { SubmitInput }
 

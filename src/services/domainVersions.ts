@@ -1,11 +1,11 @@
 /**
- * The generations the services' caches key on (src/db/generations: a memory read, moved by
+ * The generations the services' caches key on (src/db/freshness/generations: a memory read, moved by
  * the engine's change feed), read here and only here; and the collection hooks' note of a save.
  */
 import type { Payload, PayloadRequest } from 'payload'
 
 import { type Domain, engine, generation, rowFreshness, type RowFreshness, type RowStamp } from '../db/engine'
-import { contentWriteDomain } from '../db/versionDomains'
+import { contentWriteDomain } from '../db/freshness'
 
 export type { Domain, RowFreshness, RowStamp }
 export { contentWriteDomain }

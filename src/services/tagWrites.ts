@@ -90,7 +90,7 @@ export async function renameTag(
   // Taken meanwhile (the claim's unique index): name whoever holds it now.
   if (result.outcome === 'taken') throw slugConflict(newSlug, (await slugHolder(payload, newSlug)) ?? 'tag')
   if (result.outcome === 'busy') throw new ApiError(409, 'slug.conflict', 'This tag is being renamed already; try again once that rename has finished.')
-  // Caches need nothing: the generations move once the rename commits (src/db/generations).
+  // Caches need nothing: the generations move once the rename commits (src/db/freshness/generations).
   return { slug: newSlug, contentCount: result.contentCount }
 }
 

@@ -59,6 +59,12 @@ const CUSTOM_VIEWS: Record<string, { path: string; ready: string }> = {
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 /** The whole page's axe counts too (the report, `npm run report:axe`), not only the project's own parts. */
 const FULL_PAGES = process.env.AXE_FULL_PAGES === '1'
+/**
+ * Stock pages checked whole in every run, one of each kind of Payload's markup the console mends
+ * (row checkboxes and paginator, selects and relationships, dates, tabs and the Versions pill,
+ * multi-selects, the "…" menu, the dashboard): a regression fails the walk. AXE_FULL_PAGES checks all.
+ */
+const STOCK_SAMPLE = new Set(['list channels', 'list moderation-events', 'edit content', 'edit roles', 'edit moderation-events', 'versions tags', 'account', 'view dashboard'])
 type AxeReport = { page: string; part: 'page' | 'own'; violations: { id: string; impact: string | null; nodes: number }[] }
 
 /** The project's own parts of a page (its views, fields and panels), checked on their own. */
@@ -116,7 +122,14 @@ describe('the console, every view (Chromium, production build, demo data)', () =
    */
   async function checkAxe(name: string) {
     const summary = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) => r.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, nodes: v.nodes.length }))
-    if (FULL_PAGES) axe.push({ page: name, part: 'page', violations: summary(await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()) })
+    if (FULL_PAGES || STOCK_SAMPLE.has(name)) {
+      // The whole page, Payload's stock markup included (mended by AccessibleControls and config).
+      const whole = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
+      axe.push({ page: name, part: 'page', violations: summary(whole) })
+      for (const v of whole.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+        problems.push(`axe ${name} (whole page): ${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`)
+      }
+    }
     const present = []
     for (const part of OWN_PARTS) if ((await page.locator(part).count()) > 0) present.push(part)
     if (present.length === 0) return

@@ -19,6 +19,11 @@ describe('editors in the admin console (Chromium)', () => {
     await api(server, 'POST', '/catalog/surfaces', { slug: 'learn', label: 'Learn', routePrefix: '/learn', browseMode: 'grid', accentColor: '#2563eb' }, admin)
     await api(server, 'POST', '/catalog/surfaces/learn/groups', { slug: 'web', label: 'Web development', color: '#16a34a' }, admin)
     await api(server, 'POST', '/catalog/surfaces/learn/groups/web/channels', { slug: 'css', label: 'CSS' }, admin)
+    // A second group with channels of its own: the item's channel is offered from its group only.
+    await api(server, 'POST', '/catalog/surfaces/learn/groups', { slug: 'design', label: 'Design', color: '#db2777' }, admin)
+    for (const c of [{ slug: 'figma', label: 'Figma' }, { slug: 'type', label: 'Typography' }]) {
+      expect((await api(server, 'POST', '/catalog/surfaces/learn/groups/design/channels', c, admin)).status).toBe(201)
+    }
     expect((await api(server, 'POST', '/tags', { label: 'Old Name', facet: 'topic' }, admin)).status).toBe(201)
     const item = await api(server, 'POST', '/content/submit', { title: 'Tagged item', url: 'https://example.com/t', tagSlugs: ['old-name'], group: 'web' }, admin)
     expect(item.status).toBe(201)
@@ -71,5 +76,61 @@ describe('editors in the admin console (Chromium)', () => {
     const after = await fetch(`${server.baseUrl}/api/v1/meta`, { headers: { 'If-None-Match': etag } })
     expect(after.status).toBe(200)
     expect(after.headers.get('etag')).not.toBe(etag)
+  })
+
+  it("offers an item's channel from its group only: none before a group, emptied when the group changes (issue 53.8)", async () => {
+    const admin = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await signIn(admin, server.baseUrl, ADMIN.email, ADMIN.password)
+    await admin.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
+    const found = await (await admin.request.get(`${server.baseUrl}/api/content?where[title][equals]=Tagged item&depth=0`)).json()
+    const id = found.docs[0].id as string
+    await admin.goto(`${server.baseUrl}/admin/collections/content/${id}`)
+    const channel = admin.locator('#field-channel')
+    await channel.locator('.rs__control').waitFor({ timeout: 30_000 })
+    const optionsOf = async (field: 'channel' | 'group') => {
+      await admin.locator(`#field-${field} .rs__control`).click()
+      await expect.poll(() => admin.locator('.rs__menu .rs__option').count(), { timeout: 10_000 }).toBeGreaterThan(0)
+      // The first page is fetched when the menu opens (Payload's lazy loading): wait for it to settle.
+      await admin.waitForLoadState('networkidle')
+      return admin.locator('.rs__menu .rs__option').allInnerTexts()
+    }
+    const choose = async (field: 'channel' | 'group', label: string) => {
+      await optionsOf(field)
+      // The form's state goes to the server and back (a server action) before the next move: Payload
+      // does not send again a change made while that request is in flight.
+      const formState = admin.waitForResponse((r) => r.request().method() === 'POST' && r.request().headers()['next-action'] !== undefined, { timeout: 15_000 })
+      await admin.locator('.rs__menu .rs__option', { hasText: label }).first().click()
+      await formState
+    }
+    // The item is in Web development: its channels only, not Design's.
+    expect(await optionsOf('channel')).toEqual(['CSS'])
+    await admin.keyboard.press('Escape')
+    await choose('channel', 'CSS')
+    await expect.poll(() => channel.locator('.rs__single-value').innerText()).toBe('CSS')
+    // Another group: the channel is emptied at once, and the new group's channels are the choices.
+    await choose('group', 'Design')
+    await expect.poll(() => channel.locator('.rs__single-value').count(), { timeout: 10_000 }).toBe(0)
+    // The form's state comes back from the server with the new group's filter (a round trip after the change).
+    await expect
+      .poll(
+        async () => {
+          const options = (await optionsOf('channel')).sort()
+          await admin.keyboard.press('Escape')
+          return options
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toEqual(['Figma', 'Typography'])
+    await choose('channel', 'Typography')
+    await screenshot(admin, 'content-channel-of-group')
+    await admin.locator('#action-save').click()
+    await expect
+      .poll(async () => (await api(server, 'GET', '/content/tagged-item')).body.data, { timeout: 15_000 })
+      .toMatchObject({ group: 'design', channel: 'type' })
+    // No group: the channel waits for one (read-only), and a channel chosen before is emptied.
+    await admin.locator('#field-group .clear-indicator').first().click()
+    await expect.poll(() => channel.locator('.rs__single-value').count(), { timeout: 10_000 }).toBe(0)
+    await expect.poll(() => admin.locator('#field-channel.relationship--read-only').count()).toBe(1)
+    await admin.close()
   })
 })

@@ -57,7 +57,7 @@ describe('the content record, defined once', () => {
 
   it.runIf(getConfig().database.engine === 'sqlite')("the public lists' update trigger compares every field lists read (a new one needs a migration that re-creates it)", async () => {
     const { connection, sqliteFileOf } = await import('../../src/db/sqlite/connection')
-    const { CONTENT_SHAPE_FIELDS } = await import('../../src/db/versionDomains')
+    const { CONTENT_SHAPE_FIELDS } = await import('../../src/db/freshness')
     const trigger = connection(sqliteFileOf(getConfig().database.uri))
       .prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'raw_version_content_update_public'")
       .get() as { sql: string } | undefined

@@ -152,7 +152,7 @@ describe('every store function reaches its first driver call', () => {
   it('payloadWrite passes a non-transient failure through at once', () =>
     failsAtTheDriver(() => payloadWrite(() => engine.engine().contentStore(payload).countContent())))
   it('a change feed without a connection stays blind (a generation holds 50 ms at most), never throws', async () => {
-    const { generationsOf, BLIND_REUSE_MS } = await import('../../src/db/generations')
+    const { generationsOf, BLIND_REUSE_MS } = await import('../../src/db/freshness')
     const a = engine.generation(payload, 'content')
     expect(generationsOf(payload.db).isBlind).toBe(true)
     expect(a).toMatch(/^blind-/)

@@ -9,8 +9,8 @@ import type { Document } from 'mongodb'
 import type { Payload } from 'payload'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import type { FreshnessSink } from '../../src/db/generations'
-import type { Domain } from '../../src/db/versionDomains'
+import type { FreshnessSink } from '../../src/db/freshness'
+import type { Domain } from '../../src/db/freshness'
 import { payloadOnWire, type Script, serverError, type WireServer } from '../support/mongoWireServer'
 
 let server: WireServer
@@ -310,9 +310,9 @@ describe('the change feed on the wire', () => {
   })
 })
 
-describe('generations (src/db/generations)', () => {
+describe('generations (src/db/freshness/generations)', () => {
   it('blind until the feed tells: a key that holds 50 ms at most (own writes still move it); then stable between changes, moved by a change', async () => {
-    const { Generations, BLIND_REUSE_MS } = await import('../../src/db/generations')
+    const { Generations, BLIND_REUSE_MS } = await import('../../src/db/freshness')
     const g = new Generations()
     const blind = g.of('content')
     expect(blind).toMatch(/^blind-/)
@@ -338,7 +338,7 @@ describe('generations (src/db/generations)', () => {
   })
 
   it('a value cached while blind: its rows older than the loss are stale; one read after it is fresh until a row of it is marked', async () => {
-    const { Generations } = await import('../../src/db/generations')
+    const { Generations } = await import('../../src/db/freshness')
     const g = new Generations()
     g.restored()
     const before = { ids: ['a1'], clock: g.clock() }

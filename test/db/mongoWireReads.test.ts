@@ -68,7 +68,7 @@ describe('MongoDB reads', () => {
     await store.relatedContent(item as never, 10)
     expect(onContents('aggregate')).toHaveLength(2)
     // A pending submission (its row marked) changes neither.
-    const { generationsOf } = await import('../../src/db/generations')
+    const { generationsOf } = await import('../../src/db/freshness')
     generationsOf(wire.payload.db).changed(['all_content'], [new ObjectId().toHexString()])
     await store.tagUsage(['ai', 'zz'])
     await store.relatedContent(item as never, 10)
@@ -90,7 +90,7 @@ describe('MongoDB reads', () => {
       return undefined
     }
     const counts = () => onContents('aggregate').length
-    const { generationsOf } = await import('../../src/db/generations')
+    const { generationsOf } = await import('../../src/db/freshness')
     const estimated = { ...query, sort: 'alpha' as const, limit: 1, estimate: true }
     const first = await store.listContent(estimated)
     expect(first).toMatchObject({ total: 42, estimated: false })

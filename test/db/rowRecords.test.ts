@@ -1,13 +1,13 @@
 /**
- * Records kept by row (src/db/rowRecords): a page's rows in its order, the kept ones served
+ * Records kept by row (src/db/freshness/rowRecords): a page's rows in its order, the kept ones served
  * while their rows are unmarked, the others (new, marked, or marked while being read) read
  * again; a rowid with no row left out.
  */
 import { describe, expect, it } from 'vitest'
 
 import type { ContentRecord } from '../../src/db/contentTypes'
-import { Generations } from '../../src/db/generations'
-import { RowRecords } from '../../src/db/rowRecords'
+import { Generations } from '../../src/db/freshness'
+import { RowRecords } from '../../src/db/freshness'
 
 const record = (rowid: number, title: string) => ({ id: `id-${rowid}`, title }) as ContentRecord
 
@@ -65,7 +65,7 @@ describe('RowRecords', () => {
   })
 })
 
-describe('row stamps (src/db/generations)', () => {
+describe('row stamps (src/db/freshness/generations)', () => {
   it('a fresh stamp moves to now, and a row marked later still makes it stale; a mark of another row does not', () => {
     const generations = new Generations()
     generations.restored()

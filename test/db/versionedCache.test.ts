@@ -1,12 +1,12 @@
 /**
- * The per-version cache (src/db/versionedCache): values kept per key until the version moves,
+ * The per-version cache (src/db/freshness/versionedCache): values kept per key until the version moves,
  * least recent evicted first, and, with keepOnSecondAsk, a value kept only when its key is
  * asked a second time (one-off keys, such as new text searches, are computed and let go), or
  * at once when it was kept at the version before.
  */
 import { describe, expect, it } from 'vitest'
 
-import { VersionedCache } from '../../src/db/versionedCache'
+import { VersionedCache } from '../../src/db/freshness'
 
 /** A cache over a counting computation: how many times each key was computed. */
 function counted(options: { keepOnSecondAsk?: boolean } = {}, maxEntries = 3) {

@@ -358,7 +358,7 @@ export function wireFile(): WireFile {
 /** The change stream is open (its first resume token seen): generations are live, not blind. */
 export async function waitForLiveFeed(payload: Payload): Promise<void> {
   const { generation } = await import('../../src/db/engine')
-  const { generationsOf } = await import('../../src/db/generations')
+  const { generationsOf } = await import('../../src/db/freshness')
   for (let i = 0; i < 200; i++) {
     generation(payload, 'content')
     if (!generationsOf(payload.db).isBlind) return

@@ -1,6 +1,6 @@
 /**
  * Freshness on MongoDB: each process watches the cached collections with one change stream
- * and moves its own generations on each committed change (src/db/generations), so no write
+ * and moves its own generations on each committed change (src/db/freshness/generations), so no write
  * touches a shared document inside its transaction. Whenever the stream's cursor closes
  * without this feed asking, every cache is dropped (blind): the driver resumes the stream by
  * itself after a network blip (no event lost; live again at its new cursor's first token);
@@ -12,9 +12,9 @@
 import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken } from 'mongodb'
 import type { Payload } from 'payload'
 
-import type { FreshnessSink } from '../generations'
+import type { FreshnessSink } from '../freshness'
 import type { ChangeFeedPort } from '../ports/changeFeed'
-import { CONTENT_SHAPE_FIELDS, contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../versionDomains'
+import { CONTENT_SHAPE_FIELDS, contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../freshness'
 import { logger } from '../../platform/logging'
 import { serverCode } from './driverErrors'
 import { collectionName, nativeDb } from './native'

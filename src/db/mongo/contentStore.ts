@@ -1,14 +1,14 @@
 /**
  * The MongoDB content store: driver queries on Payload's collections (names from Payload's
  * models) built by contentQueries; totals and whole pages cached per content generation
- * (src/db/generations, moved by the change stream and by this process's own writes).
+ * (src/db/freshness/generations, moved by the change stream and by this process's own writes).
  */
 import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
-import { pageCache } from '../pageCache'
-import { countCache, VersionedCache } from '../versionedCache'
-import { perView, VIEW_DOMAIN, viewOf } from '../contentViews'
+import { pageCache } from '../freshness'
+import { countCache, VersionedCache } from '../freshness'
+import { perView, VIEW_DOMAIN, viewOf } from '../freshness'
 import type { BulkProgress, ContentListQuery, ContentPage, ContentRecord, ContentStore, NewContent, NewTag } from '../contentTypes'
 import {
   SUBMISSIONS_SORT,
@@ -30,7 +30,7 @@ import { isHexId, oid, payloadCollection } from './native'
 import { inTransaction } from './transaction'
 import { nextOrdinals } from './urlKeys'
 import { hiddenTagSlugsMongo, resumeTagRenamesMongo, startTagRenameSweep } from './tagRename'
-import { generation, generationsOf, rowFreshness, type RowStamp } from '../generations'
+import { generation, generationsOf, rowFreshness, type RowStamp } from '../freshness'
 import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../platform/urlNormalize'
 

@@ -10,8 +10,8 @@
 import type { ClientSession } from 'mongodb'
 import type { DatabaseAdapterObj, PayloadRequest } from 'payload'
 
-import { generationsOf } from '../generations'
-import type { Domain } from '../versionDomains'
+import { generationsOf } from '../freshness'
+import type { Domain } from '../freshness'
 import { commitWithRetry } from './commit'
 
 type Sessions = Record<string, ClientSession | undefined>

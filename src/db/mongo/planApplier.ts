@@ -8,7 +8,7 @@
 import { type ClientSession, type Collection, type Db, type Document, type Filter, ObjectId, type UpdateFilter } from 'mongodb'
 import type { Payload } from 'payload'
 
-import { generationsOf } from '../generations'
+import { generationsOf } from '../freshness'
 import { uniqueViolationFieldMongo as uniqueViolationField } from './uniqueViolation'
 import {
   type Condition,

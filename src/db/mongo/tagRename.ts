@@ -31,7 +31,7 @@ import { type Collection, type Document, ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
 import { retryTransient } from '../transientRetry'
-import { generationsOf } from '../generations'
+import { generationsOf } from '../freshness'
 import type { TagRenameInput, TagRenameResult } from '../renameTypes'
 import { tagRenameRecordSteps } from '../workflow/tagRenamePlan'
 import { DONE, PlanStop, ref, type WritePlan } from '../writePlan'

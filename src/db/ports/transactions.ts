@@ -1,6 +1,6 @@
 import type { PayloadRequest } from 'payload'
 
-import type { Domain } from '../versionDomains'
+import type { Domain } from '../freshness'
 
 /** What the engine-neutral transaction helpers (src/db/payloadWrite.ts, src/services/domainVersions.ts) ask of an engine. */
 export type TransactionPort = {

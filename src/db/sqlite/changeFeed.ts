@@ -11,7 +11,7 @@
  * load's NULL, marks every row.
  */
 import type { ChangeFeedPort } from '../ports/changeFeed'
-import { DOMAINS, type Domain } from '../versionDomains'
+import { DOMAINS, type Domain } from '../freshness'
 import { statement } from './connection'
 import { writesTo } from './writes'
 

@@ -8,7 +8,7 @@
  * gathered once.
  */
 import { FTS_TOKENCHARS, TEXT_WEIGHTS } from '../searchTerms'
-import { type Domain, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS } from '../versionDomains'
+import { type Domain, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS } from '../freshness'
 import { TABLES, tableOf } from './tables'
 
 const CONTENT = TABLES.content

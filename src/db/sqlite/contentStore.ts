@@ -3,9 +3,9 @@
  * prepared statements. Lists use raw_* indexes, the tag side table and FTS5 (contentSchema).
  */
 import { hexIdFactory } from '../ids'
-import { pageCache } from '../pageCache'
-import { countCache, VersionedCache } from '../versionedCache'
-import { isPublicView, perView, viewOf, type ContentView } from '../contentViews'
+import { pageCache } from '../freshness'
+import { countCache, VersionedCache } from '../freshness'
+import { isPublicView, perView, viewOf, type ContentView } from '../freshness'
 import type {
   ContentListQuery,
   ContentPage,
@@ -17,8 +17,8 @@ import type {
   TagRecord,
 } from '../contentTypes'
 import { indexedTerms } from '../searchTerms'
-import type { RowFreshness } from '../generations'
-import { RowRecords } from '../rowRecords'
+import type { RowFreshness } from '../freshness'
+import { RowRecords } from '../freshness'
 import { valueFilters } from '../contentRecord'
 import { bulkLoadContent } from './bulkLoad'
 import { connection, serviceReader, statement, withBulkCache } from './connection'
@@ -143,7 +143,7 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
 /** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
 export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner) VALUES (?, ?, ?, ?)`
 /**
- * `contentVersion`: a view's content generation its caches key on (src/db/generations), a memory
+ * `contentVersion`: a view's content generation its caches key on (src/db/freshness/generations), a memory
  * read; `rows`: the content rows' marks, so a cached page whose rows changed is read again.
  */
 export function sqliteContentStore(file: string, contentVersion: (view: ContentView) => string, rows: () => RowFreshness): ContentStore {

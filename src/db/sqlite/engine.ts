@@ -1,8 +1,8 @@
 /** The embedded SQLite engine: each port of src/db/engineOps.ts from its own file, every write under this process's write gate. */
 import type { ContentStore } from '../contentTypes'
-import { VIEW_DOMAIN } from '../contentViews'
+import { VIEW_DOMAIN } from '../freshness'
 import type { EngineOps } from '../engineOps'
-import { generation, rowFreshness } from '../generations'
+import { generation, rowFreshness } from '../freshness'
 import { sqliteChangeFeed } from './changeFeed'
 import { sqliteContentStore } from './contentStore'
 import { followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'

@@ -8,7 +8,7 @@ import type { Payload } from 'payload'
 import { engine } from '../engine'
 import type { StatusTransition } from '../moderationTypes'
 import { DONE, ref, type Step, type WritePlan } from '../writePlan'
-import { contentDomainOf } from '../versionDomains'
+import { contentDomainOf } from '../freshness'
 import { auditEventStep } from './auditEvent'
 import { enqueueFollowUpSteps } from './followUpSteps'
 

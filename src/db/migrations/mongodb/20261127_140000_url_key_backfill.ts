@@ -7,7 +7,7 @@
  */
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 
-import { generationsOf } from '../../generations'
+import { generationsOf } from '../../freshness'
 import { payloadCollection } from '../../mongo/native'
 import type { ContentDoc } from '../../mongo/documents'
 import { backfillUrlKeys } from '../../mongo/urlKeys'

@@ -1,5 +1,5 @@
 /**
- * Row marks and the public generation by shape (src/db/versionDomains, src/db/generations).
+ * Row marks and the public generation by shape (src/db/freshness/versionDomains, src/db/freshness/generations).
  * A record of every content row written (raw_content_row_changes: its id after each insert,
  * update and delete; NULL for "every row", written by a bulk load), which each process reads
  * when `all_content` moves, so a cached page or item is read again once a row it shows changed.

@@ -26,7 +26,7 @@
  * A search ranked again after a write that moved only N and the mean length (no row holding its
  * words changed) is ranked from its matches' groups instead (./matchGroups): the same rows.
  */
-import { VersionedValue } from '../../versionedCache'
+import { VersionedValue } from '../../freshness'
 import { MatchGroupCache, type RankedMatches } from './matchGroups'
 import { readCorpus, updateCorpus, type Corpus } from './searchCorpus'
 import { serviceReader } from '../connection'

@@ -3,7 +3,7 @@
  * again after a write takes the rows it shows from here and reads only the others. A record is
  * kept with the row clock noted before it was read, so one written meanwhile is stale at once.
  */
-import type { ContentRecord } from './contentTypes'
+import type { ContentRecord } from '../contentTypes'
 import type { RowFreshness, RowStamp } from './generations'
 
 /**

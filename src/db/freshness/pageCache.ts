@@ -6,7 +6,7 @@
  * and brings its collections sooner. A search's second ask reads its rows again (its ranked
  * order, the costly part, has a cache of its own).
  */
-import type { ContentListQuery, ContentPage } from './contentTypes'
+import type { ContentListQuery, ContentPage } from '../contentTypes'
 import type { RowFreshness, RowStamp } from './generations'
 import { VersionedCache } from './versionedCache'
 
@@ -15,7 +15,7 @@ type Kept = RowStamp & { page: ContentPage }
 
 /**
  * At most `maxPages` pages of each kind, holding at most `maxRows` rows. `suffix` names a view's
- * caches apart (each view keys on its own generation: src/db/versionDomains). A page is kept per
+ * caches apart (each view keys on its own generation: src/db/freshness/versionDomains). A page is kept per
  * generation and read again once one of the rows it shows is marked (`rows`).
  */
 export function pageCache(maxPages: number, maxRows: number, suffix = '') {

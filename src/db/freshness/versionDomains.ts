@@ -1,11 +1,11 @@
 /**
- * The cached domains: every cache keys on its domain's generation (src/db/generations), which
+ * The cached domains: every cache keys on its domain's generation (src/db/freshness/generations), which
  * moves when a committed write to one of the domain's collections becomes visible (SQLite:
  * counters moved by triggers, made by a migration in src/db/migrations/sqlite and checked at
  * start-up by src/db/sqlite/contentSchema, so a change here needs a migration that creates or
  * drops them; MongoDB: a change stream, src/db/mongo/changeFeed). Nothing else invalidates anything.
  */
-import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from './contentRecord'
+import { CONTENT_FIELD_NAMES, CONTENT_FIELDS } from '../contentRecord'
 
 export type Domain = 'content' | 'all_content' | 'taxonomy' | 'branding' | 'access'
 
@@ -29,7 +29,7 @@ export function impliedDomains(domains: readonly Domain[]): readonly Domain[] {
  * What decides which public rows a list holds, in what order, and how a search ranks them: its
  * filters, sorts and text (Payload's field names, with their SQLite columns; ./contentRecord's
  * `shape` fields). A write to a public row that
- * changes none of these moves only `all_content` and marks the row (src/db/generations): that
+ * changes none of these moves only `all_content` and marks the row (src/db/freshness/generations): that
  * item's answers and the cached pages that show it are read again, every other public answer
  * stays (the thumbnail an approval's follow-up links, a new slug, a corrected URL spelling).
  */

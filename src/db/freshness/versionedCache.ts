@@ -1,10 +1,10 @@
 /**
- * Caches keyed on a domain's generation (src/db/generations), which moves when a committed
+ * Caches keyed on a domain's generation (src/db/freshness/generations), which moves when a committed
  * write to the domain becomes visible to this process, whatever made it. The caller reads the
  * generation once per request (a memory read) and passes it in; a value cached under an older
  * generation is never served, so no write path has anything to invalidate.
  */
-import { cacheCounter, type CacheCounter } from '../platform/metrics'
+import { cacheCounter, type CacheCounter } from '../../platform/metrics'
 
 /** Many values per version (list pages, totals, ranked orders, word scores), least recent evicted. */
 export class VersionedCache<T> {

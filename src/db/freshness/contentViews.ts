@@ -5,7 +5,7 @@
  * rows), which moves on every content write. A cache keeps one generation at a time, so each
  * view has its own caches.
  */
-import type { ContentFilter } from './contentTypes'
+import type { ContentFilter } from '../contentTypes'
 import type { Domain } from './versionDomains'
 
 export type ContentView = 'public' | 'all'

@@ -1,6 +1,6 @@
 /**
  * Cache freshness, paid per write instead of per read. Every cached value is keyed on its
- * domain's generation (src/db/versionDomains): a number in this process's memory, read with no
+ * domain's generation (src/db/freshness/versionDomains): a number in this process's memory, read with no
  * database round trip. The engine's change feed (src/db/ports/changeFeed) moves it when a
  * committed write to the domain becomes visible here, whatever wrote it (this process, another
  * one, the admin panel, a shell): SQLite by its triggers' counters, read after each write of this
