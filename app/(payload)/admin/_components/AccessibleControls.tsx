@@ -41,6 +41,7 @@ function mend(root: ParentNode): void {
   for (const arrow of root.querySelectorAll('.clickable-arrow--left')) nameIfUnnamed(arrow, 'Previous page')
   for (const arrow of root.querySelectorAll('.clickable-arrow--right')) nameIfUnnamed(arrow, 'Next page')
   for (const dots of root.querySelectorAll('.doc-controls .popup-button, .popup-button:has(.doc-controls__dots)')) nameIfUnnamed(dots, 'More actions')
+  for (const popup of root.querySelectorAll('.popup-button')) nameIfUnnamed(popup, 'Open menu')
   for (const clear of root.querySelectorAll('.date-time-picker__clear-button')) nameIfUnnamed(clear, 'Clear date')
   // react-select's indicators are pointer conveniences (the keyboard opens and clears from the input).
   for (const indicator of root.querySelectorAll('[aria-hidden="true"].dropdown-indicator, [aria-hidden="true"].clear-indicator')) {
@@ -67,20 +68,12 @@ function mend(root: ParentNode): void {
 
 export function AccessibleControls({ children }: { children?: React.ReactNode }) {
   useEffect(() => {
-    let queued = 0
-    const run = () => {
-      queued = 0
-      mend(document)
-    }
-    run()
-    const observer = new MutationObserver(() => {
-      queued ||= requestAnimationFrame(run)
-    })
+    mend(document)
+    // In the observer's own turn (before the next paint or tab press): a few selector queries a
+    // commit; its own attribute changes are not child or text changes, so it never wakes itself.
+    const observer = new MutationObserver(() => mend(document))
     observer.observe(document.body, { childList: true, subtree: true, characterData: true })
-    return () => {
-      observer.disconnect()
-      if (queued) cancelAnimationFrame(queued)
-    }
+    return () => observer.disconnect()
   }, [])
   return <>{children}</>
 }
