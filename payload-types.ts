@@ -375,6 +375,9 @@ export interface Content {
     | boolean
     | null;
   group?: (string | null) | Group;
+  /**
+   * One of the group's channels: choose the group first.
+   */
   channel?: (string | null) | Channel;
   platform?: (string | null) | Platform;
   status: 'pending' | 'approved' | 'rejected';
