@@ -64,7 +64,7 @@ const FULL_PAGES = process.env.AXE_FULL_PAGES === '1'
  * (row checkboxes and paginator, selects and relationships, dates, tabs and the Versions pill,
  * multi-selects, the "…" menu, the dashboard): a regression fails the walk. AXE_FULL_PAGES checks all.
  */
-const STOCK_SAMPLE = new Set(['list channels', 'list moderation-events', 'edit roles', 'edit moderation-events', 'versions tags', 'account', 'view dashboard'])
+const STOCK_SAMPLE = new Set(['list channels', 'list moderation-events', 'edit content', 'edit roles', 'edit moderation-events', 'versions tags', 'account', 'view dashboard'])
 type AxeReport = { page: string; part: 'page' | 'own'; violations: { id: string; impact: string | null; nodes: number }[] }
 
 /** The project's own parts of a page (its views, fields and panels), checked on their own. */
@@ -123,7 +123,9 @@ describe('the console, every view (Chromium, production build, demo data)', () =
   async function checkAxe(name: string) {
     const summary = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) => r.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, nodes: v.nodes.length }))
     if (FULL_PAGES || STOCK_SAMPLE.has(name)) {
-      // The whole page, Payload's stock markup included (mended by AccessibleControls and config).
+      // The whole page, Payload's stock markup included (mended by AccessibleControls and config),
+      // once the page's scripts run: a page just loaded shows the server's markup before they do.
+      await page.waitForFunction(() => document.documentElement.dataset.accessibleControls === 'on', null, { timeout: 30_000 })
       const whole = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
       axe.push({ page: name, part: 'page', violations: summary(whole) })
       for (const v of whole.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {

@@ -69,6 +69,9 @@ function mend(root: ParentNode): void {
 export function AccessibleControls({ children }: { children?: React.ReactNode }) {
   useEffect(() => {
     mend(document)
+    // Said on the page (the browser walk waits for it before a whole-page check): until the console's
+    // scripts have run, a freshly loaded page is Payload's server markup alone.
+    document.documentElement.dataset.accessibleControls = 'on'
     // In the observer's own turn (before the next paint or tab press): a few selector queries a
     // commit; its own attribute changes are not child or text changes, so it never wakes itself.
     const observer = new MutationObserver(() => mend(document))

@@ -4,6 +4,8 @@ import { Gutter } from '@payloadcms/ui'
 import type { AdminViewServerProps } from 'payload'
 import React from 'react'
 
+import { ConsoleStepNav } from './ConsoleStepNav'
+
 type Props = Pick<AdminViewServerProps, 'initPageResult' | 'params' | 'searchParams'> & {
   title: string
   children: React.ReactNode
@@ -23,6 +25,7 @@ export function ConsolePage({ initPageResult, params, searchParams, title, child
       visibleEntities={visibleEntities}
     >
       <Gutter className="console-view">
+        <ConsoleStepNav label={title} />
         <h1 style={{ marginTop: 24 }}>{title}</h1>
         {children}
       </Gutter>
