@@ -8,21 +8,19 @@ import type { DataFromCollectionSlug, Payload, Where } from 'payload'
 
 import { ApiError } from '../platform/errors'
 import { suggestSlug } from '../platform/slug'
-import type { ReorderableKind } from './taxonomyWrites'
+import { PARENT_KIND, type ReorderableKind, REORDERABLE } from './taxonomyWrites'
 
-const COLLECTION = { surface: 'surfaces', group: 'groups', channel: 'channels' } as const
-const PARENT_KIND = { surface: undefined, group: 'surface', channel: 'group' } as const
 /** A node with no colour of its own to hand down (a new surface's accent). */
 const NEUTRAL = '#64748b'
 
-type Node = DataFromCollectionSlug<(typeof COLLECTION)[ReorderableKind]>
+type Node = DataFromCollectionSlug<(typeof REORDERABLE)[ReorderableKind]['collection']>
 
 /** The parent a tree node hangs from, as ./taxonomyWrites takes it. */
 export type TreeParent = { id: string; key: string; doc: Node }
 
 /** A node of the tree by its id; 404 `<kind>.not_found`. */
 export async function treeNode(payload: Payload, kind: ReorderableKind, id: string): Promise<Node> {
-  const found = await payload.find({ collection: COLLECTION[kind], where: { id: { equals: id } }, limit: 1, depth: 0, overrideAccess: true })
+  const found = await payload.find({ collection: REORDERABLE[kind].collection, where: { id: { equals: id } }, limit: 1, depth: 0, overrideAccess: true })
   const doc = found.docs[0]
   if (!doc) throw new ApiError(404, `${kind}.not_found`, `No ${kind} has this id.`)
   return doc
@@ -55,8 +53,9 @@ export async function newTreeNode(
 ): Promise<{ body: Record<string, unknown>; parent: TreeParent | undefined }> {
   const { kind, label } = input
   const parent = await treeParent(payload, kind, input.parentId)
-  const siblingsOf: Where = parent ? { [PARENT_KIND[kind]!]: { equals: parent.id } } : {}
-  const siblings = await payload.count({ collection: COLLECTION[kind], where: siblingsOf, overrideAccess: true })
+  const { collection, parentField } = REORDERABLE[kind]
+  const siblingsOf: Where = parent && parentField ? { [parentField]: { equals: parent.id } } : {}
+  const siblings = await payload.count({ collection, where: siblingsOf, overrideAccess: true })
   const slug = input.slug?.trim() || undefined
   const base = { label, ...(slug ? { slug } : {}), displayOrder: siblings.totalDocs }
   const body =

@@ -180,9 +180,11 @@ export const renameOnlyFields = (kind: TaxonomyKind): { collection: string; fiel
 
 export type ReorderableKind = 'surface' | 'group' | 'channel'
 
-const REORDERABLE = { surface: { collection: 'surfaces', parentField: undefined }, group: { collection: 'groups', parentField: 'surface' }, channel: { collection: 'channels', parentField: 'group' } } as const satisfies Record<ReorderableKind, Pick<KindSpec, 'collection' | 'parentField'>>
+/** Each kind of the tree: its collection and the field naming its parent (./taxonomyTree too). */
+export const REORDERABLE = { surface: { collection: 'surfaces', parentField: undefined }, group: { collection: 'groups', parentField: 'surface' }, channel: { collection: 'channels', parentField: 'group' } } as const satisfies Record<ReorderableKind, Pick<KindSpec, 'collection' | 'parentField'>>
 
-const PARENT_KIND: Record<ReorderableKind, 'surface' | 'group' | undefined> = { surface: undefined, group: 'surface', channel: 'group' }
+/** The kind a child of each kind hangs from. */
+export const PARENT_KIND: Record<ReorderableKind, 'surface' | 'group' | undefined> = { surface: undefined, group: 'surface', channel: 'group' }
 
 /** The children of `parent` (every surface for surfaces) in their current display order. */
 export async function childrenOf(payload: Payload, kind: ReorderableKind, parentId?: string): Promise<DataFromCollectionSlug<'surfaces' | 'groups' | 'channels'>[]> {

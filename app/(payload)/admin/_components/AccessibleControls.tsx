@@ -40,7 +40,7 @@ function mend(root: ParentNode): void {
   }
   for (const arrow of root.querySelectorAll('.clickable-arrow--left')) nameIfUnnamed(arrow, 'Previous page')
   for (const arrow of root.querySelectorAll('.clickable-arrow--right')) nameIfUnnamed(arrow, 'Next page')
-  for (const dots of root.querySelectorAll('.doc-controls .popup-button, .popup-button:has(.doc-controls__dots)')) nameIfUnnamed(dots, 'More actions')
+  for (const dots of root.querySelectorAll('.doc-controls .popup-button')) nameIfUnnamed(dots, 'More actions')
   for (const popup of root.querySelectorAll('.popup-button')) nameIfUnnamed(popup, 'Open menu')
   for (const clear of root.querySelectorAll('.date-time-picker__clear-button')) nameIfUnnamed(clear, 'Clear date')
   // react-select's indicators are pointer conveniences (the keyboard opens and clears from the input).
