@@ -5,9 +5,11 @@
  * version changes that shape: an upgrade re-checks every wrapper, and drops the one whose defect
  * the library fixed.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
+import { createClient } from '@libsql/client'
 import { beginTransaction, commitTransaction } from '@payloadcms/drizzle'
 import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import { describe, expect, it } from 'vitest'
@@ -75,5 +77,25 @@ describe("the SQLite write path's contract with its libraries", () => {
     expect(Sqlite3Transaction.length).toBe(2)
     for (const method of ['execute', 'batch', 'commit', 'rollback', 'close']) expect(typeof (Sqlite3Transaction.prototype as unknown as Record<string, unknown>)[method], method).toBe('function')
     expect(Object.getOwnPropertyDescriptor(Sqlite3Transaction.prototype, 'closed')?.get).toBeTypeOf('function')
+  })
+
+  it("@libsql/client's own transaction() hands its connection away and opens one without busy_timeout: the write path replaces it (client.transaction)", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'libsql-contract-')), 'c.db')
+    const client = createClient({ url: `file:${file}` })
+    try {
+      await client.execute('PRAGMA busy_timeout = 5000')
+      expect((await client.execute('PRAGMA busy_timeout')).rows[0]).toMatchObject({ timeout: 5000 })
+      const tx = await client.transaction('write')
+      // The client's next statement runs on a fresh connection: the timeout set above is gone. Fixed
+      // upstream, this fails: drop the replacement of client.transaction (src/db/sqlite/writes/payloadWrites.ts).
+      expect((await client.execute('PRAGMA busy_timeout')).rows[0]).toMatchObject({ timeout: 0 })
+      await tx.rollback()
+    } finally {
+      client.close()
+    }
+    // Payload's adapter's client carries the write path's own transaction().
+    const app = await testApp()
+    const adapterClient = (app.payload.db as unknown as { client: object }).client
+    expect(Object.hasOwn(adapterClient, 'transaction')).toBe(true)
   })
 })
