@@ -56,7 +56,7 @@ export const sqliteOperations: OperationsPort = {
       fields: [{ name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => newHexId() }, ...c.fields],
     })),
   async ping() {
-    // A database that can no longer make writes durable is not alive for a supervisor (./writeGate).
+    // A database that can no longer make writes durable is not alive for a supervisor (./writes).
     if (writesTo(configuredFile()).stopped) return false
     try {
       statement(configuredFile(), 'SELECT 1').get([])
