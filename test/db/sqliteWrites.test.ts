@@ -1,7 +1,8 @@
 /**
  * The SQLite write path is one object per file (src/db/sqlite/writes/: `writesTo(file)`), its state
  * its own: every writer of the process to a file finds the same gate, and a file's queue, stop or
- * durability is not another file's.
+ * durability is not another file's. The service's own connection (src/db/sqlite/connection) is
+ * one object per file too.
  */
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
@@ -10,6 +11,7 @@ import path from 'node:path'
 import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 
+import { closeConnection, serviceConnection } from '../../src/db/sqlite/connection'
 import { writesTo } from '../../src/db/sqlite/writes'
 
 function freshFile(name: string): { file: string; db: InstanceType<typeof Database> } {
@@ -63,5 +65,26 @@ describe('the write path, one object per file', () => {
     expect(writesTo(b.file).stopped).toBeUndefined()
     await writesTo(b.file).under(() => b.db.prepare('INSERT INTO t (n) VALUES (1)').run())
     expect(count(b.db)).toBe(1)
+  })
+})
+
+describe("the service's own connection, one object per file", () => {
+  it("a file's connection and its statements stay open while another file's is used; a close is that file's alone", () => {
+    const a = freshFile('service-a')
+    const b = freshFile('service-b')
+    a.db.exec('INSERT INTO t (n) VALUES (1)')
+    const onA = serviceConnection(a.file)
+    const handleA = onA.handle
+    const countA = onA.statement('SELECT count(*) FROM t')
+    serviceConnection(b.file).statement('INSERT INTO t (n) VALUES (2)').run()
+    // Before, one connection served the process: using B's closed A's, and A's kept statement with it.
+    expect(onA.handle).toBe(handleA)
+    expect(countA.get()).toEqual([1])
+    closeConnection(b.file)
+    expect(onA.handle).toBe(handleA)
+    expect(serviceConnection(b.file).handle).not.toBe(handleA)
+    expect(count(b.db)).toBe(1)
+    closeConnection(a.file)
+    expect(serviceConnection(a.file).handle).not.toBe(handleA) // opened again at the next use
   })
 })

@@ -27,46 +27,8 @@ export const SERVING_WAL_PRAGMAS = ['PRAGMA wal_autocheckpoint = 0', `PRAGMA jou
 const READ_CACHE = -16384
 const BULK_CACHE = -262144
 
-let db: Db | undefined
-let dbFile: string | undefined
-const statements = new Map<string, Statement>()
-
 export function sqliteFileOf(uri: string): string {
   return uri.replace(/^file:/, '')
-}
-
-export function connection(file: string): Db {
-  if (db && dbFile === file) return db
-  db?.close()
-  statements.clear()
-  db = new Database(file)
-  dbFile = file
-  db.exec('PRAGMA busy_timeout = 5000')
-  // Reads go through SQLite's page cache (bounded, counted in RSS) and the kernel's file
-  // cache (not counted); a memory map would put the whole database file in RSS.
-  db.exec(`PRAGMA cache_size = ${READ_CACHE}`)
-  db.exec('PRAGMA mmap_size = 0')
-  for (const pragma of SERVING_WAL_PRAGMAS) db.exec(pragma)
-  return db
-}
-
-/**
- * Closes the service's own connection (graceful shutdown, a script's end); the next use opens it
- * again. First the write-ahead log is folded into the file and emptied, if nothing else is
- * reading it: without waiting (another process's reads keep it for later), so a bulk seed does not
- * leave a log as large as the file behind for every later reader to search.
- */
-export function closeConnection(): void {
-  statements.clear()
-  try {
-    db?.exec('PRAGMA busy_timeout = 0')
-    db?.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-  } catch {
-    /* busy or read-only: the log stays, as it would have */
-  }
-  db?.close()
-  db = undefined
-  dbFile = undefined
 }
 
 /** Kept prepared statements by their SQL, at most `limit` (all dropped when full: the shapes in use come back at once). */
@@ -80,14 +42,103 @@ export function keptStatement<S>(kept: Map<string, S>, sql: string, prepare: (sq
   return stmt
 }
 
-/** A cached prepared statement in raw (array-row) mode. */
+/** The service's connection to one file, opened at its first use, and its prepared statements. */
+export class ServiceConnection {
+  private db: Db | undefined
+  private readonly statements = new Map<string, Statement>()
+  /** The search's readers' view of it. */
+  readonly reader: SqlReader
+
+  constructor(readonly file: string) {
+    const open = () => this.handle
+    this.reader = {
+      get: (sql, args = []) => call(this.statement(sql), 'get', args),
+      all: (sql, args = []) => call(this.statement(sql), 'all', args),
+      run: (sql, args = []) => void call(this.statement(sql), 'run', args),
+      exec: (sql) => void this.handle.exec(sql),
+      get handle() {
+        return open()
+      },
+    }
+  }
+
+  /** The open connection (opened again after a close). */
+  get handle(): Db {
+    if (this.db) return this.db
+    const db = new Database(this.file)
+    db.exec('PRAGMA busy_timeout = 5000')
+    // Reads go through SQLite's page cache (bounded, counted in RSS) and the kernel's file
+    // cache (not counted); a memory map would put the whole database file in RSS.
+    db.exec(`PRAGMA cache_size = ${READ_CACHE}`)
+    db.exec('PRAGMA mmap_size = 0')
+    for (const pragma of SERVING_WAL_PRAGMAS) db.exec(pragma)
+    return (this.db = db)
+  }
+
+  /** A kept prepared statement in raw (array-row) mode. */
+  statement(sql: string): Statement {
+    return keptStatement(this.statements, sql, (text) => {
+      const stmt = this.handle.prepare(text)
+      if (stmt.reader) stmt.raw(true)
+      return stmt
+    })
+  }
+
+  /**
+   * Runs a bulk write with a 256 MiB page cache (index and text-index pages stay in memory
+   * instead of being re-read and re-written per row), then gives the memory back.
+   */
+  withBulkCache<T>(work: () => T): T {
+    const db = this.handle
+    db.exec(`PRAGMA cache_size = ${BULK_CACHE}`)
+    try {
+      return work()
+    } finally {
+      db.exec(`PRAGMA cache_size = ${READ_CACHE}`)
+    }
+  }
+
+  /**
+   * Closes the connection (graceful shutdown, a script's end); the next use opens it again. First
+   * the write-ahead log is folded into the file and emptied, if nothing else is reading it:
+   * without waiting (another process's reads keep it for later), so a bulk seed does not leave a
+   * log as large as the file behind for every later reader to search.
+   */
+  close(): void {
+    this.statements.clear()
+    try {
+      this.db?.exec('PRAGMA busy_timeout = 0')
+      this.db?.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    } catch {
+      /* busy or read-only: the log stays, as it would have */
+    }
+    this.db?.close()
+    this.db = undefined
+  }
+}
+
+/** One per file, made at its first use (as ./writes' writesTo). */
+const byFile = new Map<string, ServiceConnection>()
+
+export function serviceConnection(file: string): ServiceConnection {
+  let conn = byFile.get(file)
+  if (!conn) byFile.set(file, (conn = new ServiceConnection(file)))
+  return conn
+}
+
+/** The service's open connection to `file`. */
+export function connection(file: string): Db {
+  return serviceConnection(file).handle
+}
+
+/** Closes the service's connection to `file` (ServiceConnection.close). */
+export function closeConnection(file: string): void {
+  byFile.get(file)?.close()
+}
+
+/** A kept prepared statement in raw (array-row) mode, on the service's connection to `file`. */
 export function statement(file: string, sql: string): Statement {
-  const conn = connection(file)
-  return keptStatement(statements, sql, (text) => {
-    const stmt = conn.prepare(text)
-    if (stmt.reader) stmt.raw(true)
-    return stmt
-  })
+  return serviceConnection(file).statement(sql)
 }
 
 /** Whether the file has this table (start-up steps that run before or between migrations). */
@@ -95,18 +146,9 @@ export function tableExists(file: string, name: string): boolean {
   return statement(file, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
 }
 
-/**
- * Runs a bulk write with a 256 MiB page cache (index and text-index pages stay in memory
- * instead of being re-read and re-written per row), then gives the memory back.
- */
+/** ServiceConnection.withBulkCache on the service's connection to `file`. */
 export function withBulkCache<T>(file: string, work: () => T): T {
-  const conn = connection(file)
-  conn.exec(`PRAGMA cache_size = ${BULK_CACHE}`)
-  try {
-    return work()
-  } finally {
-    conn.exec(`PRAGMA cache_size = ${READ_CACHE}`)
-  }
+  return serviceConnection(file).withBulkCache(work)
 }
 
 export type SqlReader = {
@@ -124,13 +166,5 @@ const call = <T>(stmt: Statement, method: 'get' | 'all' | 'run', args: unknown[]
 
 /** The service's own connection to `file`, as the search's readers use it. */
 export function serviceReader(file: string): SqlReader {
-  return {
-    get: (sql, args = []) => call(statement(file, sql), 'get', args),
-    all: (sql, args = []) => call(statement(file, sql), 'all', args),
-    run: (sql, args = []) => void call(statement(file, sql), 'run', args),
-    exec: (sql) => void connection(file).exec(sql),
-    get handle() {
-      return connection(file)
-    },
-  }
+  return serviceConnection(file).reader
 }

@@ -70,6 +70,6 @@ export const sqliteOperations: OperationsPort = {
   // The background checkpoint first: the connection's last fold (TRUNCATE) needs the log to itself.
   closeOwnConnections: async () => {
     await writesTo(configuredFile()).close()
-    closeConnection()
+    closeConnection(configuredFile())
   },
 }
