@@ -3,7 +3,8 @@
  * read mix under the load generator (60% the newest page, 20% a tag's page, 20% a two-word search
  * from a fixed set of 100 queries; every path asked first, so the phases start warm), in phases
  * that alternate the writes beside it: none, one submission a second, one submission and one
- * approval a second, ten submissions a second, and hostile requests (./hostile: the largest
+ * approval a second (approvals spread half a period after; then each approved as soon as it is
+ * answered; then with descriptions), ten submissions a second, and hostile requests (./hostile: the largest
  * inputs the limits allow of the requests that once held the loop for seconds, four a second,
  * counted as the phase's writes; a "failed" one is one not refused with a 4xx). Each phase reports the reads' req/s, p50 and p99,
  * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
@@ -22,12 +23,18 @@ export type MixedPhase = {
   approvalsPerSecond: number
   /** Hostile requests a second (./hostile), in turn. */
   hostilePerSecond?: number
+  /** Each submission approved as soon as its answer arrives (else: approvals spread half a period after, of the one before). */
+  approveAtOnce?: boolean
+  /** Submissions carry a description of ~60 words (new words for the search corpus to follow). */
+  described?: boolean
 }
 
 export const PHASES: MixedPhase[] = [
   { name: 'no writes', submissionsPerSecond: 0, approvalsPerSecond: 0 },
   { name: '1 submission a second', submissionsPerSecond: 1, approvalsPerSecond: 0 },
   { name: '1 submission + 1 approval a second', submissionsPerSecond: 1, approvalsPerSecond: 1 },
+  { name: '1 submission a second, approved as soon as it is answered', submissionsPerSecond: 1, approvalsPerSecond: 0, approveAtOnce: true },
+  { name: '1 described submission + 1 approval a second', submissionsPerSecond: 1, approvalsPerSecond: 1, described: true },
   { name: '10 submissions a second', submissionsPerSecond: 10, approvalsPerSecond: 0 },
   { name: '4 hostile requests a second (largest inputs; counted as writes)', submissionsPerSecond: 0, approvalsPerSecond: 0, hostilePerSecond: 4 },
 ]
@@ -53,6 +60,8 @@ type Options = {
   /** Tag slugs for the tag pages, and the 100 two-word queries. */
   tags: string[]
   queries: string[]
+  /** Words for described submissions (the seed's general vocabulary). */
+  words: readonly string[]
   seconds: number
   rounds: number
   /** Runs the load generator over `paths` (cycled) for `seconds`. */
@@ -80,8 +89,13 @@ export function readMix(tags: string[], queries: string[]): string[] {
 
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN)
 
+/** A submission's description: ~60 words of the seed's general vocabulary, different for each `n`. */
+function description(words: readonly string[], n: number): string {
+  return Array.from({ length: 60 }, (_, i) => words[(n * 7919 + i * 104_729) % words.length]).join(' ')
+}
+
 /** The writers of one phase: submissions (and approvals of the last submissions) at their rates, each timed. */
-function writers(o: Options, phase: MixedPhase, round: number) {
+export function writers(o: Pick<Options, 'api' | 'token' | 'words'>, phase: MixedPhase, round: number) {
   const times: number[] = []
   let failed = 0
   let n = 0
@@ -109,8 +123,13 @@ function writers(o: Options, phase: MixedPhase, round: number) {
     })
   const submit = async () => {
     n += 1
-    const body = (await timed(() => post('/content/submit', { title: `Mixed round ${round} ${phase.submissionsPerSecond}/s item ${n} ${Date.now()}`, url: `https://example.com/mixed/${round}/${Date.now()}/${n}` }))) as { data?: { slug?: string } } | undefined
-    if (body?.data?.slug) submitted.push(body.data.slug)
+    const title = `Mixed round ${round} ${phase.submissionsPerSecond}/s item ${n} ${Date.now()}`
+    const url = `https://example.com/mixed/${round}/${Date.now()}/${n}`
+    const item = phase.described ? { title, url, description: description(o.words, n) } : { title, url }
+    const body = (await timed(() => post('/content/submit', item))) as { data?: { slug?: string } } | undefined
+    const slug = body?.data?.slug
+    if (slug && phase.approveAtOnce) await timed(() => post(`/content/${slug}/approve`))
+    else if (slug) submitted.push(slug)
   }
   const approve = async () => {
     const slug = submitted.shift()

@@ -179,8 +179,23 @@ export function observeRequest(route: string, status: number, durationMs: number
   }
 }
 
-/** A lookup's outcome; `version`, what it was looked up at, goes to the request's cache trace (./cacheTrace). */
-export type CacheCounter = { hit(version?: string): void; miss(version?: string): void }
+/**
+ * A lookup's outcome; `version`, what it was looked up at, goes to the request's cache trace
+ * (./cacheTrace). `off`: the cache is switched off (CACHES_OFF): it keeps nothing and answers every
+ * lookup by computing, counted as a miss.
+ */
+export type CacheCounter = { hit(version?: string): void; miss(version?: string): void; readonly off: boolean }
+
+/**
+ * CACHES_OFF: a comma list of cache names (docs/architecture.md's cache table; a name also
+ * switches off its moderators' copy, `<name>_all`). For measuring what each cache earns
+ * (`npm run bench:caches`) and for ruling a cache out while chasing a stale answer; read when a
+ * cache is made (at import, for most).
+ */
+function switchedOff(cache: string): boolean {
+  const off = new Set((process.env.CACHES_OFF ?? '').split(',').map((name) => name.trim()))
+  return off.has(cache) || off.has(cache.replace(/_all$/, ''))
+}
 
 /**
  * Counters for one named cache; call once per cache and keep the result. A lookup adds one to a
@@ -191,6 +206,7 @@ export function cacheCounter(cache: string): CacheCounter {
   const hits = lookupTally(cache, 'hit')
   const misses = lookupTally(cache, 'miss')
   return {
+    off: switchedOff(cache),
     hit: (version) => {
       hits.count++
       noteLookup(cache, 'hit', version)

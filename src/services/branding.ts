@@ -35,7 +35,7 @@ const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && m
  * on every extension start, and costs one key lookup until the global or an upload it shows
  * is written, by any path in any process.
  */
-const brandingDocs = new VersionedValue<BrandingDoc>()
+const brandingDocs = new VersionedValue<BrandingDoc>('branding_document')
 
 export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
   const version = domainVersion(payload, 'branding')

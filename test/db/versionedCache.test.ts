@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { VersionedCache } from '../../src/db/freshness'
+import { VersionedCache, VersionedValue } from '../../src/db/freshness'
+import { registry } from '../../src/platform/metrics'
 
 /** A cache over a counting computation: how many times each key was computed. */
 function counted(options: { keepOnSecondAsk?: boolean } = {}, maxEntries = 3) {
@@ -98,5 +99,46 @@ describe('VersionedCache with a freshness check', () => {
     expect((await cache.get('v', 'k', compute, fresh)).v).toBe(3) // refused: computed again and kept at once
     expect((await cache.get('v', 'k', compute, fresh)).v).toBe(3)
     expect(computed).toHaveLength(3)
+  })
+})
+
+describe('CACHES_OFF (a cache switched off to measure what it earns)', () => {
+  /** Caches made while CACHES_OFF names `off`, as a server started with it makes them. */
+  function madeWith<T>(off: string, make: () => T): T {
+    const before = process.env.CACHES_OFF
+    process.env.CACHES_OFF = off
+    try {
+      return make()
+    } finally {
+      if (before === undefined) delete process.env.CACHES_OFF
+      else process.env.CACHES_OFF = before
+    }
+  }
+  const lookups = async (cache: string) => {
+    const values = (await registry.getSingleMetric('cache_lookups_total')!.get()).values
+    const of = (result: string) => values.find((v) => v.labels.cache === cache && v.labels.result === result)?.value ?? 0
+    return { hits: of('hit'), misses: of('miss') }
+  }
+
+  it('a named cache and its moderators\' copy compute every ask, counted as misses; another name keeps its values', async () => {
+    const name = `test_off_${Math.random().toString(36).slice(2)}`
+    const [off, offCopy, on, value] = madeWith(`unrelated, ${name}`, () => [
+      new VersionedCache<number>(name, 10),
+      new VersionedCache<number>(`${name}_all`, 10),
+      new VersionedCache<number>(`${name}_on`, 10),
+      new VersionedValue<number>(name),
+    ])
+    let computed = 0
+    const compute = () => ++computed
+    for (const cache of [off, offCopy, on]) {
+      await cache.get('v', 'k', compute)
+      await cache.get('v', 'k', compute)
+    }
+    expect(computed).toBe(5) // twice each switched off, once the one on
+    expect(await value.get('v', async () => 10)).toBe(10)
+    expect(await value.get('v', async () => 11)).toBe(11)
+    expect(await lookups(name)).toEqual({ hits: 0, misses: 4 })
+    expect(await lookups(`${name}_all`)).toEqual({ hits: 0, misses: 2 })
+    expect(await lookups(`${name}_on`)).toEqual({ hits: 1, misses: 1 })
   })
 })

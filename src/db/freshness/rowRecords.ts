@@ -3,6 +3,7 @@
  * again after a write takes the rows it shows from here and reads only the others. A record is
  * kept with the row clock noted before it was read, so one written meanwhile is stale at once.
  */
+import { cacheCounter } from '../../platform/metrics'
 import type { ContentRecord } from '../contentTypes'
 import type { RowFreshness, RowStamp } from './generations'
 
@@ -17,12 +18,19 @@ type Kept = RowStamp & { record: ContentRecord }
 
 export class RowRecords {
   private readonly kept = new Map<number, Kept>()
+  /** A read is a hit when every row it shows was kept and unmarked. */
+  private readonly lookups = cacheCounter('row_records')
 
   /**
    * The records of `rowids`, in their order (a rowid with no row is left out); `readMissing`
    * reads the others, as [rowid, record] pairs in any order.
    */
   read(rowids: ArrayLike<number>, rows: RowFreshness, readMissing: (rowids: number[]) => [number, ContentRecord][]): ContentRecord[] {
+    if (this.lookups.off) {
+      this.lookups.miss()
+      const read = new Map(readMissing(Array.from(rowids)))
+      return Array.from(rowids, (rowid) => read.get(rowid)).filter((r): r is ContentRecord => r !== undefined)
+    }
     const found = new Array<ContentRecord | undefined>(rowids.length)
     const missing: number[] = []
     for (let i = 0; i < rowids.length; i++) {
@@ -30,7 +38,9 @@ export class RowRecords {
       if (kept && rows.fresh(kept)) found[i] = kept.record
       else missing.push(rowids[i]!)
     }
-    if (missing.length > 0) {
+    if (missing.length === 0) this.lookups.hit()
+    else {
+      this.lookups.miss()
       const clock = rows.clock()
       const read = new Map(readMissing(missing))
       for (const [rowid, record] of read) this.keep(rowid, { record, ids: [record.id], clock })

@@ -39,6 +39,10 @@ export class VersionedCache<T> {
 
   /** `fresh`, when given, is asked of a hit: a value it refuses is computed again (and kept: it was kept before). */
   async get(version: string, key: string, compute: () => Promise<T> | T, fresh?: (value: T) => boolean): Promise<T> {
+    if (this.lookups.off) {
+      this.lookups.miss(version)
+      return compute()
+    }
     if (version !== this.version) {
       this.askedOnce.clear()
       if (this.options.keepOnSecondAsk) for (const kept of this.entries.keys()) this.askedOnce.add(kept)
@@ -101,6 +105,10 @@ export class VersionedValue<T> {
   }
 
   get(version: string, build: () => Promise<T>): Promise<T> {
+    if (this.lookups?.off) {
+      this.lookups.miss(version)
+      return build()
+    }
     if (this.built?.version === version) {
       this.lookups?.hit(version)
       return Promise.resolve(this.built.value)

@@ -249,6 +249,10 @@ export class MatchGroupCache {
 
   /** The query's best `need` matches from its groups, built when due; undefined: rank it by merging. */
   rank(words: string[], lists: WordScores[], corpus: Corpus, need: number): RankedMatches | undefined {
+    if (this.lookups.off) {
+      this.lookups.miss()
+      return undefined
+    }
     const key = words.join('\u0000')
     const kept = this.entries.get(key)
     if (kept && builtFrom(kept, lists)) {

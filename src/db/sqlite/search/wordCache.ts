@@ -102,6 +102,10 @@ export class WordScoreCache {
 
   /** The word's scores at `corpus`: kept, followed from a kept entry, or read. */
   get(word: string, corpus: Corpus, follow: (scores: WordScores, seq: number) => WordScores | undefined, read: () => WordScores): WordScores {
+    if (this.lookups.off) {
+      this.lookups.miss()
+      return read()
+    }
     const kept = this.entries.get(word)
     if (kept?.seq === corpus.changeSeq) {
       this.lookups.hit()
