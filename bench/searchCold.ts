@@ -35,7 +35,7 @@ async function runHere(build: string): Promise<Result> {
   const { splitTerms } = await import('../src/services/contentQuery')
   const { GENERAL } = await import('../src/seed/seed')
   // Nothing writes during the run: one generation throughout (an older build reads its counter instead).
-  const store = sqliteContentStore(file!, () => 'bench', () => ({ clock: () => 0, fresh: () => true }))
+  const store = sqliteContentStore(file!, () => 'bench', () => ({ clock: () => 0, fresh: () => true, markedSince: () => [] }))
   const list = (q: string) =>
     store.listContent({
       statuses: ['approved'], includeInactive: false, text: splitTerms(q), sort: 'relevance', offset: 0, limit: 30, estimate: false,

@@ -50,5 +50,13 @@ describe.runIf(getConfig().database.engine === 'mongodb')('every list query is i
       }
     expect(blocking).toEqual([])
   })
-})
 
+  it("a tag's usage count reads index keys only: the tag index, no document fetched", async () => {
+    const content = native.payloadCollection<Document>(app.payload, 'content')
+    const explain = (await content.aggregate([{ $match: queries.tagUsageFilter('ai') }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain('queryPlanner')) as Document
+    const stages = stagesOf(explain)
+    expect(stages.some((s) => s === 'IXSCAN' || s === 'COUNT_SCAN')).toBe(true)
+    expect(stages).not.toContain('FETCH')
+    expect(stages).not.toContain('COLLSCAN')
+  })
+})

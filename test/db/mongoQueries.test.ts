@@ -18,10 +18,12 @@ import {
   urlKeyFilter,
   TAG_SORT,
   tagFilter,
-  tagUsagePipeline,
+  tagUsageFilter,
+  carryRelated,
   textMode,
 } from '../../src/db/mongo/contentQueries'
 import { serviceIndexes } from '../../src/db/mongo/indexes'
+import type { ContentRecord } from '../../src/db/contentTypes'
 import { listShapes } from '../support/listShapes'
 import { filterOf, updateOf } from '../../src/db/mongo/planApplier'
 import { isTransient } from '../../src/db/mongo/retry'
@@ -183,13 +185,10 @@ describe('related, tags, usage, rename, transitions, claims, counters', () => {
     expect(tagFilter({})).toEqual({})
     expect(TAG_SORT).toEqual({ label: 1, slug: 1 })
   })
-  it('tag usage counts approved, active content per tag', () => {
-    expect(tagUsagePipeline(['ai'])).toEqual([
-      { $match: { tagSlugs: { $in: ['ai'] }, status: 'approved', isActive: true } },
-      { $unwind: '$tagSlugs' },
-      { $match: { tagSlugs: { $in: ['ai'] } } },
-      { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
-    ])
+  it('tag usage counts approved, active content holding the tag, by equality on the tag index\'s leading keys (index keys only, no document)', () => {
+    expect(tagUsageFilter('ai')).toEqual({ tagSlugs: 'ai', status: 'approved', isActive: true })
+    const key = serviceIndexes('contents').find((p) => p.index.name === 'raw_content_tags')!.index.key as Record<string, unknown>
+    expect(Object.keys(key).slice(0, 3)).toEqual(Object.keys(tagUsageFilter('ai')))
   })
   it('transition is guarded by the status read, on an active item', () => {
     const at = new Date('2024-01-01T00:00:00Z')
@@ -343,5 +342,49 @@ describe('transient retries', () => {
     expect(backoffMs(1, () => 0)).toBe(5)
     expect(backoffMs(1, () => 1)).toBe(10)
     expect(backoffMs(20, () => 1)).toBe(250)
+  })
+})
+
+describe('related items carried to a new content version (carryRelated)', () => {
+  const item = { id: A, channelId: B, tagSlugs: ['ai', 'ml'] }
+  let n = 0
+  /** An approved, active row; later `n` is a later id, `day` its approval. */
+  const row = (fields: Partial<ContentRecord> & { day: number }): ContentRecord =>
+    ({
+      id: `65a1b2c3d4e5f607182a${(n++).toString(16).padStart(4, '0')}`,
+      slug: `s${n}`, title: 't', description: null, url: 'https://x.test', tagSlugs: [], groupId: null, channelId: null, platformId: null,
+      status: 'approved', isActive: true, submittedBy: null, approvedAt: `2024-01-${String(fields.day).padStart(2, '0')}T00:00:00.000Z`,
+      rejectionReason: null, thumbnailUrl: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+      ...fields,
+    }) as ContentRecord
+  /** What relatedPipeline would answer over `all`: score (2 × channel + shared tags), approval, id; all descending. */
+  const whole = (all: ContentRecord[], limit: number) =>
+    all
+      .filter((r) => r.id !== item.id && r.status === 'approved' && r.isActive)
+      .map((r) => ({ r, s: (r.channelId === item.channelId ? 2 : 0) + r.tagSlugs.filter((t) => item.tagSlugs.includes(t)).length }))
+      .filter((x) => x.s > 0)
+      .sort((a, b) => b.s - a.s || b.r.approvedAt!.localeCompare(a.r.approvedAt!) || b.r.id.localeCompare(a.r.id))
+      .slice(0, limit)
+      .map((x) => x.r.id)
+
+  it('a new approval merges in by score, then approval, then id: the same answer as reading every holder again', () => {
+    const before = [row({ day: 1, tagSlugs: ['ai'] }), row({ day: 2, channelId: B }), row({ day: 3, tagSlugs: ['ai', 'ml'] }), row({ day: 4, tagSlugs: ['ml'] }), row({ day: 5, tagSlugs: ['x'] })]
+    const kept = before.filter((r) => whole(before, 3).includes(r.id)).sort((a, b) => whole(before, 3).indexOf(a.id) - whole(before, 3).indexOf(b.id))
+    for (const added of [row({ day: 6, tagSlugs: ['ai'] }), row({ day: 6, channelId: B, tagSlugs: ['ai'] }), row({ day: 6, tagSlugs: ['zz'] }), row({ day: 6, tagSlugs: ['ai'], status: 'pending' })]) {
+      const carried = carryRelated(item, kept, new Set([added.id]), [added], 3)!
+      expect(carried.map((r) => r.id)).toEqual(whole([...before, added], 3))
+    }
+  })
+
+  it('a row written since that was not shown and is gone or unapproved changes nothing; one that was shown sends it back to read all', () => {
+    const rows = [row({ day: 1, tagSlugs: ['ai'] }), row({ day: 2, tagSlugs: ['ml'] })]
+    const gone = row({ day: 3, tagSlugs: ['ai'] }).id
+    expect(carryRelated(item, rows, new Set([gone]), [], 5)!.map((r) => r.id)).toEqual([rows[1]!.id, rows[0]!.id])
+    expect(carryRelated(item, rows, new Set([rows[0]!.id]), [{ ...rows[0]!, isActive: false }], 5)).toBeUndefined()
+  })
+
+  it('never shows the item itself', () => {
+    const self = { ...row({ day: 9, tagSlugs: ['ai'] }), id: A }
+    expect(carryRelated(item, [], new Set([A]), [self], 5)).toEqual([])
   })
 })

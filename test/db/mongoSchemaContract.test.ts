@@ -143,7 +143,7 @@ describe("the raw code's fields are Payload's fields, with Payload's types", () 
       ...usesOf(q.setUrlKey(new ObjectId(A), 'example.com/a', 0).filter),
       ...usesOf(q.setUrlKey(new ObjectId(A), 'example.com/a', 0).update),
       ...pipelineUses(q.relatedPipeline({ id: A, channelId: A, tagSlugs: ['ai'] }, 5)),
-      ...pipelineUses(q.tagUsagePipeline(['ai'])),
+      ...usesOf(q.tagUsageFilter('ai')),
     ]
     expect(uses.length).toBeGreaterThan(30)
     expect(checkAgainstSchema('content', uses)).toEqual([])

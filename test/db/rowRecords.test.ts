@@ -84,3 +84,37 @@ describe('row stamps (src/db/freshness/generations)', () => {
     expect(generations.fresh({ ids: ['a'], clock: generations.clock() })).toBe(true)
   })
 })
+
+describe('rows marked since a clock (Generations.markedSince)', () => {
+  it('names the rows marked after a clock, oldest first; none when nothing was marked', () => {
+    const g = new Generations()
+    g.restored()
+    const at = g.clock()
+    expect(g.markedSince(at)).toEqual([])
+    g.changed(['content'], ['a', 'b'])
+    const mid = g.clock()
+    g.changed(['all_content'], ['c'])
+    expect(g.markedSince(at)).toEqual(['a', 'b', 'c'])
+    expect(g.markedSince(mid)).toEqual(['c'])
+    expect(g.markedSince(g.clock())).toEqual([])
+  })
+
+  it('cannot tell (undefined) after a change reported without its rows, while blind, for a clock from before, or once the marks since were let go', () => {
+    const g = new Generations()
+    g.restored()
+    const at = g.clock()
+    g.changed(['content'], ['a'])
+    g.changed(['content'])
+    expect(g.markedSince(at)).toBeUndefined()
+    const after = g.clock()
+    expect(g.markedSince(after)).toEqual([])
+    g.lost()
+    expect(g.markedSince(g.clock())).toBeUndefined()
+    g.restored()
+    const start = g.clock()
+    for (let i = 0; i < 5_000; i++) g.changed(['content'], [`r${i}`])
+    expect(g.markedSince(start)).toBeUndefined() // the oldest marks were let go
+    const recent = g.clock() - 100
+    expect(g.markedSince(recent)).toHaveLength(100)
+  })
+})

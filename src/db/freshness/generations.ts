@@ -46,6 +46,13 @@ export type RowFreshness = {
    * 20 ids on every request after any write otherwise).
    */
   fresh(stamp: RowStamp): boolean
+  /**
+   * The ids of the rows marked after `clock`, oldest first (an id may repeat); undefined when that
+   * cannot be told: every row changed since (a change reported without its rows, a lost feed),
+   * the marks since were forgotten, or the feed is blind now (another process's writes unseen).
+   * A value can then be carried to now by reading only these rows.
+   */
+  markedSince(clock: number): readonly string[] | undefined
 }
 
 /** How long a generation holds while the feed cannot tell (the stated cross-process bound). */
@@ -53,6 +60,8 @@ export const BLIND_REUSE_MS = 50
 
 /** Row marks kept; the oldest are forgotten past this (a value older than a forgotten mark is stale). */
 const MAX_ROW_MARKS = 100_000
+/** Marks kept in order for markedSince; a value older than the oldest is read again whole. */
+const MAX_RECENT_MARKS = 4_096
 
 export class Generations implements FreshnessSink, RowFreshness {
   private readonly counts: Record<Domain, number> = { content: 0, all_content: 0, taxonomy: 0, branding: 0, access: 0 }
@@ -62,6 +71,9 @@ export class Generations implements FreshnessSink, RowFreshness {
   private readonly marks = new Map<string, number>()
   /** A value noted before this clock is stale (every row changed then, or its mark was forgotten). */
   private floor = 0
+  /** The latest marks in order: recentIds[i] was marked at recentAt[i]. */
+  private recentIds: string[] = []
+  private recentAt: number[] = []
 
   /** The domain's generation: equal strings mean no visible change in between. */
   of(domain: Domain): string {
@@ -106,9 +118,30 @@ export class Generations implements FreshnessSink, RowFreshness {
     return true
   }
 
+  markedSince(clock: number): readonly string[] | undefined {
+    if (this.blind || clock < this.floor || clock > this.rowClock) return undefined
+    if (clock === this.rowClock) return []
+    // The first kept mark after `clock`; the one before it must be at or before `clock`, else marks between were let go.
+    let lo = 0
+    let hi = this.recentAt.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (this.recentAt[mid]! <= clock) lo = mid + 1
+      else hi = mid
+    }
+    if (lo === 0 && (this.recentAt[0] ?? Infinity) > clock + 1) return undefined
+    return this.recentIds.slice(lo)
+  }
+
   private mark(id: string): void {
     this.marks.delete(id)
     this.marks.set(id, ++this.rowClock)
+    this.recentIds.push(id)
+    this.recentAt.push(this.rowClock)
+    if (this.recentIds.length > MAX_RECENT_MARKS) {
+      this.recentIds = this.recentIds.slice(MAX_RECENT_MARKS >> 1)
+      this.recentAt = this.recentAt.slice(MAX_RECENT_MARKS >> 1)
+    }
     if (this.marks.size > MAX_ROW_MARKS) {
       const [oldest, at] = this.marks.entries().next().value!
       this.marks.delete(oldest)
@@ -118,6 +151,8 @@ export class Generations implements FreshnessSink, RowFreshness {
 
   private everyRowChanged(): void {
     this.marks.clear()
+    this.recentIds = []
+    this.recentAt = []
     this.floor = ++this.rowClock
   }
 }

@@ -155,6 +155,35 @@ export function relatedPipeline(item: Pick<ContentRecord, 'id' | 'channelId' | '
   ]
 }
 
+/** An approved, active row's related score against `item` (2 × same channel + shared tags); 0: not related. */
+function relatedScore(item: Pick<ContentRecord, 'id' | 'channelId' | 'tagSlugs'>, row: ContentRecord): number {
+  if (row.id === item.id || row.status !== 'approved' || !row.isActive) return 0
+  let score = item.channelId && row.channelId === item.channelId ? 2 : 0
+  for (const slug of row.tagSlugs) if (item.tagSlugs.includes(slug)) score += 1
+  return score
+}
+
+/**
+ * Related items carried to a newer content version without reading every holder again
+ * (relatedPipeline's answer is the best `limit` of every related row by score, approval, id):
+ * the rows written since (`changed`: their ids; `now`: those rows as they are now, any that
+ * still exist) are scored and merged into the kept answer. Undefined when a shown row was
+ * written since (it may have dropped out, letting an unseen row in): read it whole again.
+ */
+export function carryRelated(
+  item: Pick<ContentRecord, 'id' | 'channelId' | 'tagSlugs'>,
+  kept: readonly ContentRecord[],
+  changed: ReadonlySet<string>,
+  now: readonly ContentRecord[],
+  limit: number,
+): ContentRecord[] | undefined {
+  if (kept.some((row) => changed.has(row.id))) return undefined
+  const scored = [...kept, ...now].map((row) => ({ row, score: relatedScore(item, row) })).filter((r) => r.score > 0)
+  const time = (row: ContentRecord) => row.approvedAt ?? ''
+  scored.sort((a, b) => b.score - a.score || (time(a.row) < time(b.row) ? 1 : time(a.row) > time(b.row) ? -1 : 0) || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0))
+  return scored.slice(0, limit).map((r) => r.row)
+}
+
 export function tagFilter(q: Pick<TagListQuery, 'facetIds' | 'prefix'>): Filter<TagDoc> {
   const f: Filter<TagDoc> = {}
   if (q.facetIds) f.facet = { $in: oids(q.facetIds) }
@@ -167,12 +196,11 @@ export function tagFilter(q: Pick<TagListQuery, 'facetIds' | 'prefix'>): Filter<
 
 export const TAG_SORT: Sort = { label: 1, slug: 1 }
 
-/** Approved, active content per tag among `slugs`. */
-export function tagUsagePipeline(slugs: string[]): Document[] {
-  return [
-    { $match: { tagSlugs: { $in: slugs }, status: 'approved', isActive: true } },
-    { $unwind: '$tagSlugs' },
-    { $match: { tagSlugs: { $in: slugs } } },
-    { $group: { _id: '$tagSlugs', n: { $sum: 1 } } },
-  ]
+/**
+ * Approved, active content holding `slug`: equality on the three leading keys of raw_content_tags
+ * ({tagSlugs, status, isActive, approvedAt, _id}), so the server counts index keys and fetches no
+ * document.
+ */
+export function tagUsageFilter(slug: string): Filter<ContentDoc> {
+  return { tagSlugs: slug, status: 'approved', isActive: true }
 }

@@ -20,10 +20,11 @@ import {
   contentProjection,
   contentSort,
   CONTENT_PROJECTION,
+  carryRelated,
   relatedPipeline,
   TAG_SORT,
   tagFilter,
-  tagUsagePipeline,
+  tagUsageFilter,
 } from './contentQueries'
 import { contentDocOf, tagDocOf, toContentRecord, toTagRecord, type ContentDoc, type TagDoc } from './documents'
 import { isHexId, oid, payloadCollection } from './native'
@@ -33,18 +34,30 @@ import { hiddenTagSlugsMongo, resumeTagRenamesMongo, startTagRenameSweep } from 
 import { generation, generationsOf, rowFreshness, type RowStamp } from '../freshness'
 import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../platform/urlNormalize'
+import { cacheCounter } from '../../platform/metrics'
 
 /** Whole pages and totals by query, per view and its content version (lists at once, searches from their second ask). */
 const cachedPage = perView((suffix) => pageCache(2_000, 20_000, suffix))
 const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
 /**
- * Aggregations over every item carrying a tag (usage counts on every GET /tags, related items on
- * an item page), per public content version: SQLite answers them from an indexed side table,
- * here they would read every holder per request. Related items also read again once a row they
- * show is marked (an edit that changes no list, such as a thumbnail).
+ * A tag's usage count, per public content version: counted on the index (raw_content_tags, its
+ * three leading keys), never by reading the holders, so a count after each approval costs
+ * index keys, not documents. A page of tags asks this many at a time.
  */
-const cachedUsage = new VersionedCache<Map<string, number>>('tag_usage', 2_000)
-const cachedRelated = new VersionedCache<RowStamp & { rows: ContentRecord[] }>('related_items', 2_000)
+const cachedUsage = new VersionedCache<number>('tag_usage', 5_000)
+const USAGE_AT_ONCE = 16
+/**
+ * Related items by item, least recent evicted: read whole once (relatedPipeline: every holder of
+ * the item's tags and channel, scored), then carried across content versions by reading only
+ * the rows written since (carryRelated), so an approval does not send every process back to
+ * every holder. Read whole again when a shown row was written, more rows were written since than
+ * a find by ids should carry, or the marks cannot tell (a blind feed: then kept per version).
+ */
+const relatedKept = new Map<string, RowStamp & { rows: ContentRecord[]; version: string }>()
+const relatedLookups = cacheCounter('related_items')
+const relatedCarries = cacheCounter('related_items_carried')
+const MAX_RELATED = 2_000
+const MAX_CARRIED_ROWS = 200
 /** How long an unfiltered list's exact count may stand in for estimate=true across writes. */
 export const ESTIMATE_REUSE_MS = 5_000
 /** Each unfiltered list's last exact count (a handful: one per view and status filter). */
@@ -152,19 +165,39 @@ export function mongoContentStore(payload: Payload): ContentStore {
 
     async relatedContent(item, limit) {
       const rows = rowFreshness(payload)
+      // Both read before any data: a row written after them is caught at the next ask.
+      const version = generation(payload, 'content')
       const clock = rows.clock()
       const key = JSON.stringify([item.id, item.channelId, item.tagSlugs, limit])
-      const kept = await cachedRelated.get(
-        generation(payload, 'content'),
-        key,
-        async () => {
-          const docs = await bounded(() => content().aggregate<ContentDoc>(relatedPipeline(item, limit), limited).toArray())
-          const records = docs.map(toContentRecord)
-          return { rows: records, ids: records.map((r) => r.id), clock }
-        },
-        (k) => rows.fresh(k),
-      )
-      return kept.rows
+      const keep = (found: ContentRecord[]) => {
+        if (relatedLookups.off) return found
+        relatedKept.delete(key)
+        relatedKept.set(key, { rows: found, ids: found.map((r) => r.id), clock, version })
+        if (relatedKept.size > MAX_RELATED) relatedKept.delete(relatedKept.keys().next().value!)
+        return found
+      }
+      const kept = relatedLookups.off ? undefined : relatedKept.get(key)
+      if (kept) {
+        const since = rows.markedSince(kept.clock)
+        if (since?.length === 0 || (kept.version === version && rows.fresh(kept))) {
+          relatedLookups.hit(version)
+          return keep(kept.rows)
+        }
+        if (since && since.length <= MAX_CARRIED_ROWS) {
+          const changed = new Set(since)
+          const ids = [...changed].filter(isHexId).map(oid)
+          const now = await bounded(() => content().find({ _id: { $in: ids } }, { projection: CONTENT_PROJECTION, ...limited }).toArray())
+          const carried = carryRelated(item, kept.rows, changed, now.map(toContentRecord), limit)
+          if (carried) {
+            relatedCarries.hit(version)
+            return keep(carried)
+          }
+          relatedCarries.miss(version)
+        }
+      }
+      relatedLookups.miss(version)
+      const docs = await bounded(() => content().aggregate<ContentDoc>(relatedPipeline(item, limit), limited).toArray())
+      return keep(docs.map(toContentRecord))
     },
 
     async countContent() {
@@ -187,13 +220,16 @@ export function mongoContentStore(payload: Payload): ContentStore {
     hiddenTagSlugs: () => hiddenTagSlugsMongo(payload),
 
     async tagUsage(slugs) {
-      if (slugs.length === 0) return new Map()
-      return cachedUsage.get(generation(payload, 'content'), JSON.stringify(slugs), async () => {
-        const out = new Map<string, number>(slugs.map((s) => [s, 0]))
-        const rows = await bounded(() => content().aggregate<{ _id: string; n: number }>(tagUsagePipeline(slugs), limited).toArray())
-        for (const r of rows) out.set(r._id, r.n)
-        return out
-      })
+      const version = generation(payload, 'content')
+      const out = new Map<string, number>()
+      for (let i = 0; i < slugs.length; i += USAGE_AT_ONCE) {
+        const batch = slugs.slice(i, i + USAGE_AT_ONCE)
+        const counts = await Promise.all(
+          batch.map((slug) => cachedUsage.get(version, slug, () => bounded(() => content().countDocuments(tagUsageFilter(slug), limited)))),
+        )
+        batch.forEach((slug, j) => out.set(slug, counts[j]!))
+      }
+      return out
     },
 
     async insertContent(rows: NewContent[]) {
