@@ -133,6 +133,31 @@ describe('the /api/v1 envelope', () => {
     expect(res.headers.get('retry-after')).toBe('1')
   })
 
+  it('answers a database that cannot be reached for now (no server to select, a primary stepping down, a full pool) with 503 and Retry-After, never 500', async () => {
+    const { MongoClient, MongoServerError } = await import('mongodb')
+    // A real selection failure: nothing listens on port 9.
+    const client = new MongoClient('mongodb://127.0.0.1:9/x?serverSelectionTimeoutMS=200&directConnection=true')
+    const selection = await client.db('x').command({ ping: 1 }).then(() => null, (e: unknown) => e)
+    await client.close()
+    expect((selection as Error).name).toBe('MongoServerSelectionError')
+    const steppedDown = new MongoServerError({ code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' })
+    // The driver's WaitQueueTimeoutError is not exported: its shape (its name is all that tells it).
+    const waitQueueTimeout = Object.assign(new Error('Timed out while checking out a connection from connection pool'), { name: 'MongoWaitQueueTimeoutError' })
+    for (const thrown of [selection, new Error('Payload find failed', { cause: steppedDown }), waitQueueTimeout]) {
+      const res = await callWrapped(async () => {
+        throw thrown
+      })
+      expect(res.status).toBe(503)
+      expect(res.body.error.code).toBe('service.unavailable')
+      expect(res.headers.get('retry-after')).toBe('2')
+    }
+    // Any other server error stays a 500.
+    const res = await callWrapped(async () => {
+      throw new MongoServerError({ code: 2, codeName: 'BadValue', errmsg: 'bad' })
+    })
+    expect(res.status).toBe(500)
+  })
+
   it('turns an unexpected exception into 500 internal.error with details outside production', async () => {
     const res = await callWrapped(async () => {
       throw new Error('database exploded')

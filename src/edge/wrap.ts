@@ -2,7 +2,7 @@ import { type AuthMode, type AuthUser, requirePermissions } from '../../access/g
 import { authenticate } from './bearer'
 import { currentCaller } from '../auth/currentStanding'
 import { getConfig } from '../platform/config'
-import { ApiError, bodyTooLarge, fromCauses, fromCollectionValidation, fromTimeLimit, validationFailed } from '../platform/errors'
+import { ApiError, bodyTooLarge, fromCauses, fromCollectionValidation, fromDatabaseUnavailable, fromTimeLimit, validationFailed } from '../platform/errors'
 import { applyCors } from './cors'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from './jsonShape'
 import { etagMatches } from './etag'
@@ -51,7 +51,7 @@ function bearerCaller(mode: AuthMode): CallerOf {
 function errorOf(thrown: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   // What the collection layer refuses is the caller's bad input (400), not our failure.
   // An answer of ours may come wrapped by a library (drizzle's DrizzleQueryError keeps it as `cause`).
-  const err = fromCollectionValidation(thrown) ?? fromCauses(thrown, (e) => (e instanceof ApiError ? e : undefined)) ?? fromTimeLimit(thrown) ?? thrown
+  const err = fromCollectionValidation(thrown) ?? fromCauses(thrown, (e) => (e instanceof ApiError ? e : undefined)) ?? fromTimeLimit(thrown) ?? fromDatabaseUnavailable(thrown) ?? thrown
   if (err instanceof ApiError) {
     const body: ErrorBody = { code: err.code, message: err.message }
     if (err.details !== undefined) body.details = err.details

@@ -39,6 +39,25 @@ export function fromTimeLimit(err: unknown): ApiError | undefined {
   )
 }
 
+/**
+ * The database cannot be reached for now: no server to select (an election, a network split), no
+ * free connection in the pool within its wait, a primary that stepped down or is shutting down
+ * under the operation. Retryable by the caller after a moment: 503 with Retry-After, never a
+ * 500. Read by shape (the driver's error names and the server's codes; MongoDB's, the only
+ * engine with a network between), so any copy of the driver is recognised.
+ */
+const UNAVAILABLE_NAMES = new Set(['MongoServerSelectionError', 'MongoWaitQueueTimeoutError', 'MongoPoolClearedError', 'MongoNetworkError', 'MongoNetworkTimeoutError'])
+/** NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary, InterruptedAtShutdown, InterruptedDueToReplStateChange, PrimarySteppedDown, ShutdownInProgress, HostUnreachable, HostNotFound, NetworkTimeout, SocketException. */
+const UNAVAILABLE_CODES = new Set([10107, 13435, 13436, 11600, 11602, 189, 91, 6, 7, 89, 9001])
+
+export function fromDatabaseUnavailable(err: unknown): ApiError | undefined {
+  return fromCauses(err, (e) => {
+    const { name, code } = e as { name?: unknown; code?: unknown }
+    const unavailable = (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) || (typeof code === 'number' && UNAVAILABLE_CODES.has(code))
+    return unavailable ? new ApiError(503, 'service.unavailable', 'The database cannot be reached just now; try again.', undefined, { 'Retry-After': '2' }) : undefined
+  })
+}
+
 export type FieldProblem = { field: string; constraint: string; value?: unknown }
 
 /** Echoed input is cut to ECHO_LIMIT characters: a megabyte field must not come back whole. */

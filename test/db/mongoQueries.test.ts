@@ -11,6 +11,7 @@ import {
   relatedPipeline,
   BACKFILL_SORT,
   MISSING_URL_KEY,
+  missingUrlKeyAfter,
   setUrlKey,
   SUBMISSIONS_SORT,
   submissionsFilter,
@@ -105,7 +106,10 @@ describe('my submissions and duplicate URLs', () => {
   })
   it('backfill: rows without a key, oldest first; a key is set only where none is', () => {
     expect(MISSING_URL_KEY).toEqual({ urlKey: null })
-    expect(BACKFILL_SORT).toEqual({ createdAt: 1, _id: 1 })
+    expect(BACKFILL_SORT).toEqual({ _id: 1 })
+    // Each batch after the last one's id: one walk of the _id index in all, not a scan per batch.
+    expect(missingUrlKeyAfter(undefined)).toEqual({ urlKey: null })
+    expect(missingUrlKeyAfter(new ObjectId(A))).toEqual({ urlKey: null, _id: { $gt: new ObjectId(A) } })
     expect(setUrlKey(new ObjectId(A), 'https://example.com/a', 1)).toEqual({
       filter: { _id: new ObjectId(A), urlKey: null },
       update: { $set: { urlKey: 'https://example.com/a', urlKeyOrdinal: 1 } },

@@ -139,6 +139,7 @@ describe("the raw code's fields are Payload's fields, with Payload's types", () 
       ...usesOf(q.urlKeyFilter('example.com/a')),
       ...pathsOf(q.URL_KEY_SORT as Document),
       ...usesOf(q.MISSING_URL_KEY),
+      ...usesOf(q.missingUrlKeyAfter(new ObjectId(A))),
       ...pathsOf(q.BACKFILL_SORT as Document),
       ...usesOf(q.setUrlKey(new ObjectId(A), 'example.com/a', 0).filter),
       ...usesOf(q.setUrlKey(new ObjectId(A), 'example.com/a', 0).update),

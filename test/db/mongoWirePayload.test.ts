@@ -179,6 +179,22 @@ describe("Payload's own save on MongoDB", () => {
     expect(wire.server.sent.some((c) => String(c.body[c.name]).startsWith('raw_versions'))).toBe(false)
   })
 
+  it('the URL-key backfill walks by _id: each batch asks for the rows after the last one\'s id (one pass over the index, not a scan per batch)', async () => {
+    const ids = Array.from({ length: 501 }, (_, i) => new ObjectId(`65a1b2c3d4e5f6071829${i.toString(16).padStart(4, '0')}`))
+    wire.script = (c) => {
+      if (c.name !== 'find' || c.body.find !== 'contents') return undefined
+      const after = ((c.body.filter as Document)._id as Document | undefined)?.$gt as ObjectId | undefined
+      const from = after ? ids.findIndex((id) => id.equals(after)) + 1 : 0
+      return cursorReply('wire.contents', ids.slice(from, from + Number(c.body.limit)).map((_id, i) => ({ _id, url: `https://example.com/${from + i}` })))
+    }
+    const { backfillUrlKeys } = await import('../../src/db/mongo/urlKeys')
+    const contents = wire.payload.db.collections.content!.collection
+    expect(await backfillUrlKeys(contents as never)).toBe(501)
+    const finds = wire.server.sent.filter((c) => c.name === 'find' && c.body.find === 'contents')
+    expect(finds.map((c) => c.body.filter)).toEqual([{ urlKey: null }, { urlKey: null, _id: { $gt: ids[499] } }])
+    expect(finds.every((c) => JSON.stringify(c.body.sort) === JSON.stringify({ _id: 1 }))).toBe(true)
+  })
+
   it('a start on a database that ran every migration reads nothing of the content collection (no backfill scan)', async () => {
     const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrations')
     wire.script = (c) =>
@@ -190,6 +206,17 @@ describe("Payload's own save on MongoDB", () => {
     await engine().contentStore(wire.payload).prepare()
     const onContents = wire.server.sent.filter((c) => c.body[c.name] === 'contents' && c.name !== 'createIndexes' && c.name !== 'listIndexes')
     expect(onContents.map((c) => c.name)).toEqual([])
+  })
+
+  it("the pool and its waits are bounded where the URI leaves them (issue 55.9): 20 connections, 2 s for one, the URI's own setting kept", async () => {
+    const { poolOptions, POOL_DEFAULTS } = await import('../../src/db/mongo/operations')
+    const options = (wire.payload.db.connection.getClient() as unknown as { options: Record<string, unknown> }).options
+    expect(options.maxPoolSize).toBe(POOL_DEFAULTS.maxPoolSize)
+    expect(options.waitQueueTimeoutMS).toBe(POOL_DEFAULTS.waitQueueTimeoutMS)
+    // This file's URI sets serverSelectionTimeoutMS itself (2 s): it is the URI's that holds.
+    expect(options.serverSelectionTimeoutMS).toBe(2000)
+    expect(poolOptions('mongodb://a:1,b:2/db?replicaSet=rs0')).toEqual({ maxPoolSize: 20, waitQueueTimeoutMS: 2000, serverSelectionTimeoutMS: 5000 })
+    expect(poolOptions('mongodb://a:1,b:2/db?replicaSet=rs0&MaxPoolSize=50')).toEqual({ waitQueueTimeoutMS: 2000, serverSelectionTimeoutMS: 5000 })
   })
 
   it('the start-up check passes on a URI that names the replica set', async () => {

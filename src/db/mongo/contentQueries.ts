@@ -78,7 +78,13 @@ export const URL_KEY_SORT: Sort = { urlKeyOrdinal: 1, createdAt: 1, _id: 1 }
 
 /** Backfill: rows written before URL keys existed, oldest first (null matches a missing field too). */
 export const MISSING_URL_KEY: Filter<ContentDoc> = { urlKey: null }
-export const BACKFILL_SORT: Sort = { createdAt: 1, _id: 1 }
+/**
+ * The backfill walks the collection by _id, each batch after the last one's id: one pass over
+ * the _id index in all (sorted by createdAt, unindexed, each batch scanned every row again: N²/500).
+ * Copies of a URL take their ordinals in _id order, which is insertion order.
+ */
+export const BACKFILL_SORT: Sort = { _id: 1 }
+export const missingUrlKeyAfter = (after: ObjectId | undefined): Filter<ContentDoc> => (after ? { ...MISSING_URL_KEY, _id: { $gt: after } } : MISSING_URL_KEY)
 
 /** Sets a row's key only if it still has none (a concurrent start-up may have done it). */
 export function setUrlKey(id: ObjectId, key: string, ordinal: number) {

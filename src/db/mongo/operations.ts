@@ -11,6 +11,24 @@ import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri, 
 import { READ_LIMIT_MS } from './readLimit'
 import { stopTagRenameSweep } from './tagRename'
 
+/**
+ * The driver's pool and waits, where the URI does not set them (a URI option wins: operators tune
+ * there). The driver's defaults are 100 connections per process, an unbounded wait for one, and
+ * 30 s to find a primary: through an election every request would hang for up to 30 s holding a
+ * socket, and a burst would open 100 connections per worker. Here: 20 connections a process (a
+ * request needs one only while it reads or writes), 2 s to get one, 5 s to find a server; past
+ * those the request answers 503 `service.unavailable` with Retry-After (src/platform/errors's
+ * fromDatabaseUnavailable), never a 500 or a hang. docs/mongodb.md *Pool and timeouts*.
+ */
+export const POOL_DEFAULTS = { maxPoolSize: 20, waitQueueTimeoutMS: 2_000, serverSelectionTimeoutMS: 5_000 } as const
+
+export function poolOptions(uri: string): Partial<Record<keyof typeof POOL_DEFAULTS, number>> {
+  // By hand: a URI of several hosts is no WHATWG URL. Option names are case-insensitive.
+  const query = uri.split('?')[1]?.split('#')[0] ?? ''
+  const inUri = new Set(query.split('&').map((pair) => decodeURIComponent(pair.split('=')[0]!).toLowerCase()))
+  return Object.fromEntries(Object.entries(POOL_DEFAULTS).filter(([key]) => !inUri.has(key.toLowerCase())))
+}
+
 export const mongoOperations: OperationsPort = {
   name: 'mongodb',
   adapter: (db) =>
@@ -20,7 +38,7 @@ export const mongoOperations: OperationsPort = {
         // The adapter turns mongoose's autoIndex on: every process would build Payload's ~70
         // indexes at connect, outside the migration lock and before the migrations that clean
         // up what a unique index refuses. They are built by ensurePayloadIndexes, under the lock.
-        connectOptions: { autoIndex: false, ...(db.name ? { dbName: db.name } : {}) },
+        connectOptions: { autoIndex: false, ...poolOptions(db.uri), ...(db.name ? { dbName: db.name } : {}) },
         // Where `payload migrate:create` writes (from the project root); the server imports the list statically.
         migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
         // Payload's saves read one snapshot and commit with a majority, as the service's own do.

@@ -4,10 +4,10 @@
  * existed (run by a migration, under the lock: at every start it was a scan of the whole
  * collection, as the unique URL-key index is partial over keyed rows and cannot find the rest).
  */
-import type { Collection } from 'mongodb'
+import type { Collection, ObjectId } from 'mongodb'
 
 import { urlKeyOf } from '../../platform/urlNormalize'
-import { BACKFILL_SORT, MISSING_URL_KEY, setUrlKey } from './contentQueries'
+import { BACKFILL_SORT, missingUrlKeyAfter, setUrlKey } from './contentQueries'
 import type { ContentDoc } from './documents'
 
 const BACKFILL_BATCH = 500
@@ -26,12 +26,14 @@ export async function nextOrdinals(content: Collection<ContentDoc>, keys: string
   return out
 }
 
-/** Keys for rows written before URL keys existed, oldest first, in batches; idempotent. Answers how many rows it keyed. */
+/** Keys for rows written before URL keys existed, in _id order, in batches; idempotent. Answers how many rows it keyed. */
 export async function backfillUrlKeys(content: Collection<ContentDoc>): Promise<number> {
   let keyedRows = 0
+  let after: ObjectId | undefined
   for (;;) {
-    const batch = await content.find(MISSING_URL_KEY, { projection: { _id: 1, url: 1 } }).sort(BACKFILL_SORT).limit(BACKFILL_BATCH).toArray()
+    const batch = await content.find(missingUrlKeyAfter(after), { projection: { _id: 1, url: 1 } }).sort(BACKFILL_SORT).limit(BACKFILL_BATCH).toArray()
     if (batch.length === 0) return keyedRows
+    after = batch.at(-1)!._id
     keyedRows += batch.length
     const keyed = batch.map((d) => ({ id: d._id, key: urlKeyOf(String(d.url ?? '')) }))
     const next = await nextOrdinals(content, [...new Set(keyed.map((k) => k.key))])
