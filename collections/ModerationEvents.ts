@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { allowIf, nobody } from '../access/collectionAccess'
-import { MODERATION_ACTIONS } from '../src/db/moderationEventTypes'
+import { MODERATION_ACTIONS } from '../src/db/moderationTypes'
 
 /**
  * The moderation audit trail: every approve, reject, soft delete, restore and tag or taxonomy

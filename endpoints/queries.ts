@@ -13,7 +13,7 @@
 import { z } from 'zod'
 
 import { answering, problem } from '../src/edge/validation'
-import { MODERATION_ACTIONS, type ModerationAction } from '../src/db/moderationEventTypes'
+import { MODERATION_ACTIONS, type ModerationAction } from '../src/db/moderationTypes'
 import { ApiError } from '../src/platform/errors'
 import { type Page, pageValue } from '../src/platform/pagination'
 import {

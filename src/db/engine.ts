@@ -1,6 +1,6 @@
 /**
  * Everything that differs between the two database engines lives behind one typed object,
- * EngineOps (src/db/engineOps.ts), implemented by sqliteEngine and mongoEngine. The running
+ * EngineOps (src/db/ports/index.ts), implemented by sqliteEngine and mongoEngine. The running
  * one is chosen once, from the configuration, and reached through engine(): callers write
  * `engine().renameTag(payload, …)`. Nothing else in the code base may branch on the engine.
  *
@@ -14,10 +14,10 @@ import type { Payload } from 'payload'
 import { configuredEngine } from '../platform/config'
 import { timedMethods } from '../platform/metrics'
 import type { ContentStore } from './contentTypes'
-import type { Engine, EngineOps } from './engineOps'
+import type { Engine, EngineOps } from './ports'
 import { stopChangeFeed, useChangeFeed } from './freshness'
 
-export type { Engine, EngineOps } from './engineOps'
+export type { Engine, EngineOps } from './ports'
 export type { Domain } from './freshness'
 export { generation, rowFreshness, type RowFreshness, type RowStamp } from './freshness'
 export type * from './contentTypes'
@@ -35,8 +35,8 @@ export type {
   StatusTransition,
 } from './moderationTypes'
 export { FOLLOW_UP_KINDS } from './moderationTypes'
-export type { ModerationAction, ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from './moderationEventTypes'
-export { MODERATION_ACTIONS } from './moderationEventTypes'
+export type { ModerationAction, ModerationEventInput, RecordedUpdate, RecordedUpdateResult } from './moderationTypes'
+export { MODERATION_ACTIONS } from './moderationTypes'
 /** The unique field a failed write collided on (Payload's report, or the running engine's). */
 export const uniqueViolationField = (err: unknown): string | undefined => engine().uniqueViolationField(err)
 

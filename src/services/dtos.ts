@@ -16,7 +16,7 @@ import {
   type ContentFields,
   type FieldKind,
 } from '../db/contentRecord'
-import { MODERATION_ACTIONS } from '../db/moderationEventTypes'
+import { MODERATION_ACTIONS } from '../db/moderationTypes'
 
 /** ISO 8601 UTC. */
 export const timestamp = z.string().meta({ format: 'date-time' })

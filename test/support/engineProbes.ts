@@ -8,7 +8,7 @@
 import type { Payload } from 'payload'
 
 import type { AppConfig } from '../../src/platform/config'
-import type { Engine } from '../../src/db/engineOps'
+import type { Engine } from '../../src/db/ports'
 import { mongoTestProbes } from './engineProbes/mongo'
 import { sqliteTestProbes } from './engineProbes/sqlite'
 import type { EngineTestProbes } from './engineProbes/types'

@@ -13,7 +13,7 @@ import type { ChangeStream, ChangeStreamDocument, Db, Document, ResumeToken } fr
 import type { Payload } from 'payload'
 
 import type { FreshnessSink } from '../freshness'
-import type { ChangeFeedPort } from '../ports/changeFeed'
+import type { ChangeFeedPort } from '../ports'
 import { CONTENT_SHAPE_FIELDS, contentDomainOf, DOMAINS, REFERENCED_COLLECTIONS, VERSIONED_COLLECTIONS, type Domain } from '../freshness'
 import { logger } from '../../platform/logging'
 import { serverCode } from './driverErrors'

@@ -1,5 +1,5 @@
-/** MongoDB (production): each port of src/db/engineOps.ts from its own file. */
-import type { EngineOps } from '../engineOps'
+/** MongoDB (production): each port of src/db/ports/index.ts from its own file. */
+import type { EngineOps } from '../ports'
 import { startMongoChangeFeed } from './changeFeed'
 import { mongoContentStore } from './contentStore'
 import { followUpDepthMongo, listFollowUpsMongo } from './followUpOutbox'

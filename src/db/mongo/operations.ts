@@ -2,7 +2,7 @@
 import { mongooseAdapter } from '@payloadcms/db-mongodb'
 import path from 'node:path'
 
-import type { OperationsPort } from '../ports/operations'
+import type { OperationsPort } from '../ports'
 import { ensurePayloadIndexes } from './indexes'
 import { migrateMongo } from './migrations'
 import { nativeClient, nativeDb } from './native'

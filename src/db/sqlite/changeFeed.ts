@@ -10,7 +10,7 @@
  * cached pages and items are read again); a record that no longer reaches back, or a bulk
  * load's NULL, marks every row.
  */
-import type { ChangeFeedPort } from '../ports/changeFeed'
+import type { ChangeFeedPort } from '../ports'
 import { DOMAINS, type Domain } from '../freshness'
 import { statement } from './connection'
 import { writesTo } from './writes'

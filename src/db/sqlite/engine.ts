@@ -1,7 +1,7 @@
-/** The embedded SQLite engine: each port of src/db/engineOps.ts from its own file, every write under this process's write gate. */
+/** The embedded SQLite engine: each port of src/db/ports/index.ts from its own file, every write under this process's write gate. */
 import type { ContentStore } from '../contentTypes'
 import { VIEW_DOMAIN } from '../freshness'
-import type { EngineOps } from '../engineOps'
+import type { EngineOps } from '../ports'
 import { generation, rowFreshness } from '../freshness'
 import { sqliteChangeFeed } from './changeFeed'
 import { sqliteContentStore } from './contentStore'

@@ -6,7 +6,7 @@ import type { DatabaseAdapterObj } from 'payload'
 
 import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
-import type { OperationsPort } from '../ports/operations'
+import type { OperationsPort } from '../ports'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrations'
 import { BUSY_TIMEOUT_MS, writesTo } from './writes'

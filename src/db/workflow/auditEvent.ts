@@ -1,5 +1,5 @@
 import { newHexId } from '../ids'
-import type { ModerationEventInput } from '../moderationEventTypes'
+import type { ModerationEventInput } from '../moderationTypes'
 import { type Fields, type Later, ref, type Step } from '../writePlan'
 
 /** The audit trail's row for a workflow change, inserted by the change's own plan. */

@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import { engine } from '../engine'
-import type { RecordedUpdate, RecordedUpdateResult } from '../moderationEventTypes'
+import type { RecordedUpdate, RecordedUpdateResult } from '../moderationTypes'
 import { ref, type Step, type WritePlan } from '../writePlan'
 import { auditEventStep } from './auditEvent'
 import { cancelFollowUpsStep } from './followUpSteps'
