@@ -1,7 +1,8 @@
 /**
  * Index upgrades and pre-index cleanup on MongoDB, seen on the wire (the real driver against
  * the scripted wire server): an index whose definition or name changed since an older build
- * is dropped and rebuilt, never a refused start; Payload's own indexes are never dropped;
+ * is replaced (a new key pattern built beside the old one before the old is dropped), never a
+ * refused start; Payload's own indexes are never dropped;
  * duplicate notifications are deleted before their unique index is built.
  */
 import { MongoClient, ObjectId, type Document } from 'mongodb'
@@ -60,6 +61,19 @@ describe('an index whose definition changed since an older build', () => {
     ]))
     await ensureIndex(db, LIST)
     expect(steps(server)).toEqual(['createIndexes', 'listIndexes', 'drop raw_content_list', 'createIndexes'])
+  })
+
+  it('same name, other keys (86): builds the new definition beside the old one under its own name, and only then drops the old (a list keeps an index to sort by meanwhile)', async () => {
+    const { db, server } = await dbOver(conflictOnce(86, 'IndexKeySpecsConflict', [
+      { v: 2, key: { _id: 1 }, name: '_id_' },
+      { v: 2, key: { status: 1 }, name: 'raw_content_list' },
+      { v: 2, key: { isActive: 1 }, name: 'raw_content_list__0badc0de' },
+    ]))
+    await ensureIndex(db, LIST)
+    const built = server.named('createIndexes').at(-1)!.body.indexes as Document[]
+    expect(built).toEqual([{ key: { status: 1, isActive: 1 }, name: expect.stringMatching(/^raw_content_list__[0-9a-f]{8}$/) }])
+    // Built first; then both older versions (its own name, and an earlier one built beside) dropped.
+    expect(steps(server)).toEqual(['createIndexes', 'listIndexes', 'createIndexes', 'drop raw_content_list', 'drop raw_content_list__0badc0de'])
   })
 
   it('same keys, other options, under an older explicit name (85): drops the old name and builds ours', async () => {

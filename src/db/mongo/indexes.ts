@@ -2,12 +2,15 @@
  * Every index the service needs beside Payload's own, created and awaited by a migration
  * (src/db/migrations/mongodb): a failure stops the start, naming the index. An index of ours
  * whose definition changed (IndexOptionsConflict 85 / IndexKeySpecsConflict 86, or a second
- * text index) is dropped and recreated, with a log line. A changed definition here needs a
+ * text index) is replaced, with a log line: a new key pattern built beside the old one first
+ * (ensureIndex). A changed definition here needs a
  * new migration that builds it (ensureIndex), as a database that ran the first one does not
  * run it again. Payload's model indexes (unique slugs, emails, ...) follow its collections:
  * start-up builds and awaits them after the migrations, under the same lock (mongoose's
  * autoIndex, which would build them at connect in every process, is off: ./operations).
  */
+import { createHash } from 'node:crypto'
+
 import type { Db, Document, IndexDescription } from 'mongodb'
 import type { Payload } from 'payload'
 
@@ -100,7 +103,7 @@ const sameKeys = (a: Document, b: Document) => JSON.stringify(a) === JSON.string
  * is Payload's, never dropped here); or, for a text index, any text index (one per collection).
  */
 function isOurOlderVersion(old: Document, index: IndexDescription & { name: string }): boolean {
-  if (old.name === index.name) return true
+  if (old.name === index.name || String(old.name).startsWith(`${index.name}${BESIDE}`)) return true
   if (typeof old.key !== 'object' || old.key === null || old.name === '_id_') return false
   if (isText(index) && '_fts' in old.key) return true
   return sameKeys(old.key, index.key) && old.name !== defaultName(old.key)
@@ -130,7 +133,19 @@ function sameDefinition(old: Document, index: IndexDescription): boolean {
   )
 }
 
-/** One index; a changed definition under the same name (or same keys) is migrated; the same definition under another name is kept. */
+/** What a definition built beside its older version is named after: `<name>__<its definition's hash>`. */
+const BESIDE = '__'
+const besideName = (index: IndexDescription & { name: string }) =>
+  `${index.name}${BESIDE}${createHash('sha256').update(JSON.stringify({ ...index, name: undefined })).digest('hex').slice(0, 8)}`
+
+/**
+ * One index; a changed definition under the same name (or same keys) is migrated; the same
+ * definition under another name is kept. A new key pattern is built beside the old index, under
+ * its own name, and the old one dropped only then: a list keeps an index to sort by while the new
+ * one builds (minutes at a million documents), and the lists hint by key pattern, not by name. The
+ * same key pattern with other options cannot stand beside the old one (the server refuses a
+ * second index of one key pattern): the old is dropped first, as is a text index (one per collection).
+ */
 export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Promise<void> {
   const coll = db.collection(collection)
   try {
@@ -145,12 +160,16 @@ export async function ensureIndex(db: Db, { collection, index }: IndexPlan): Pro
         logger().info({ collection, kept: same.name, wanted: index.name }, 'mongo.index_kept')
         return
       }
-      for (const old of existing) {
-        if (!isOurOlderVersion(old, index)) continue
+      const older = existing.filter((old) => isOurOlderVersion(old, index))
+      const beside = !isText(index) && older.every((old) => typeof old.key === 'object' && old.key !== null && !sameKeys(old.key, index.key))
+      const built = beside ? { ...index, name: besideName(index) } : index
+      if (beside) await coll.createIndexes([built])
+      for (const old of older) {
+        if (beside && old.name === built.name) continue
         await coll.dropIndex(String(old.name))
-        logger().warn({ collection, dropped: old.name, replacement: index.name }, 'mongo.index_replaced')
+        logger().warn({ collection, dropped: old.name, replacement: built.name }, 'mongo.index_replaced')
       }
-      await coll.createIndexes([index])
+      if (!beside) await coll.createIndexes([index])
     } catch (retryErr) {
       throw new IndexBuildFailed(collection, index.name, retryErr)
     }
