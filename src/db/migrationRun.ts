@@ -14,11 +14,20 @@ import { logger } from '../platform/logging'
 /** A migration as `payload migrate:create` lists it in its folder's index.ts. */
 export type MigrationFile = { name: string; up: (args: never) => Promise<void>; down: (args: never) => Promise<void> }
 
-/**
- * Runs `work` holding the engine's migration lock (waiting for another process's turn). A lock
- * that can be lost (a lease) hands `work` a fence: it throws once the lock is no longer held.
- */
-export type MigrationLock = <T>(work: (fence?: () => void) => Promise<T>) => Promise<T>
+/** What a lock that can be lost (a lease) hands the work it runs. */
+export type LockFence = {
+  /** Throws once the lock is no longer this process's. */
+  check(): void
+  /**
+   * Inside a migration's transaction, first: writes the lock document guarded by its holder, so the
+   * migration commits only while this process holds the lock (a takeover meanwhile conflicts with
+   * the transaction; a lock found lost aborts it).
+   */
+  inTransaction(args: { session?: unknown }): Promise<void>
+}
+
+/** Runs `work` holding the engine's migration lock (waiting for another process's turn); a lease hands it a fence. */
+export type MigrationLock = <T>(work: (fence?: LockFence) => Promise<T>) => Promise<T>
 
 export type MigrationPlan = {
   migrations: readonly MigrationFile[]
@@ -30,6 +39,15 @@ export type MigrationPlan = {
   /** Holding the lock, once the schema is current. */
   afterMigrate?: () => Promise<void>
 }
+
+/** A migration whose transaction first writes the lock (LockFence.inTransaction). */
+const fenced = (m: MigrationFile, fence: LockFence): MigrationFile => ({
+  ...m,
+  up: async (args: never) => {
+    await fence.inTransaction(args as { session?: unknown })
+    await m.up(args)
+  },
+})
 
 /** The names not yet run, in the folder's order (by timestamp). */
 export const pendingOf = (migrations: readonly MigrationFile[], applied: Set<string>): MigrationFile[] =>
@@ -46,15 +64,16 @@ export async function migrateUnderLock(payload: Payload, plan: MigrationPlan): P
       logger().info({ pending: names }, 'migrations.applying')
       const started = Date.now()
       // Payload's own runner: each migration and its payload-migrations record in one transaction.
-      // Under a lease, one at a time, the lease checked before each: a holder that lost it stops.
-      const runs = fence ? pending.map((m) => [m]) : [pending]
+      // Under a lease, one at a time, the lease checked before each and written inside each
+      // migration's transaction: a holder that lost it commits nothing more and stops.
+      const runs = fence ? pending.map((m) => [fenced(m, fence)]) : [pending]
       for (const run of runs) {
-        fence?.()
+        fence?.check()
         await payload.db.migrate({ migrations: run as unknown as Migration[] })
       }
       logger().info({ applied: names, durationMs: Date.now() - started }, 'migrations.applied')
     }
-    fence?.()
+    fence?.check()
     await plan.afterMigrate?.()
   })
 }

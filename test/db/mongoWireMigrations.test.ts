@@ -76,6 +76,33 @@ describe('start-up migrations on MongoDB', () => {
     expect(logs.slice(from).find((l) => l.msg === 'migrations.applied')).toMatchObject({ applied: MONGO_MIGRATIONS.map((m) => m.name) })
   })
 
+  it("each migration's transaction first writes the lock, guarded by its holder, in the migration's own session (issue 55.10): it commits only under the lock", async () => {
+    const { engine } = await import('../../src/db/engine')
+    await engine().prepare(payload)
+    const inTxn = (c: { txnNumber?: number }) => c.txnNumber !== undefined
+    const records = server.sent.filter((c) => c.name === 'insert' && c.body.insert === 'payload-migrations')
+    expect(records.length).toBeGreaterThan(0)
+    for (const record of records) {
+      const txn = server.sent.filter((c) => inTxn(c) && c.session === record.session && c.txnNumber === record.txnNumber)
+      // The transaction's first command: the lock's document, its holder in the filter.
+      expect(txn[0]!.name).toBe('update')
+      expect(txn[0]!.body.update).toBe(MIGRATION_LOCK_COLLECTION)
+      expect((txn[0]!.body.updates as Document[])[0]!.q).toMatchObject({ _id: 'migrations', holder: expect.any(String) })
+      expect(txn.at(-1)!.name).toBe('commitTransaction')
+    }
+  })
+
+  it('a migration that finds its lock taken over commits nothing: its transaction aborted, no record, the start stopped (MigrationLockLost)', async () => {
+    const { engine } = await import('../../src/db/engine')
+    // The lock's holder-guarded write inside a transaction matches nothing: another process holds it now.
+    script = (c) => (c.name === 'update' && c.body.update === MIGRATION_LOCK_COLLECTION && c.txnNumber !== undefined ? { ok: 1, n: 0, nModified: 0 } : undefined)
+    const err = await engine().prepare(payload).then(() => null, (e: unknown) => e)
+    expect(err).toBeInstanceOf(MigrationLockLost)
+    expect(server.sent.some((c) => c.name === 'insert' && c.body.insert === 'payload-migrations')).toBe(false)
+    expect(server.sent.some((c) => c.name === 'commitTransaction')).toBe(false)
+    expect(server.sent.some((c) => c.name === 'abortTransaction')).toBe(true)
+  })
+
   it("an older build's text index with another definition is dropped and rebuilt by the migration, logged; Payload's are not touched", async () => {
     const { engine } = await import('../../src/db/engine')
     let refused = false
@@ -207,10 +234,10 @@ describe('the MongoDB migration lock', () => {
     const err = await withMongoMigrationLock(
       db,
       async (fence) => {
-        fence()
+        fence.check()
         steps.push(1)
         await new Promise((r) => setTimeout(r, 100))
-        fence()
+        fence.check()
         steps.push(2)
       },
       FAST,
@@ -226,9 +253,9 @@ describe('the MongoDB migration lock', () => {
     const err = await withMongoMigrationLock(
       db,
       async (fence) => {
-        fence()
+        fence.check()
         await new Promise((r) => setTimeout(r, 120))
-        fence()
+        fence.check()
       },
       short,
     ).then(() => null, (e: unknown) => e)
@@ -244,7 +271,7 @@ describe('the MongoDB migration lock', () => {
       db,
       async (fence) => {
         await new Promise((r) => setTimeout(r, 1_200))
-        fence()
+        fence.check()
       },
       short,
     )

@@ -8,9 +8,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import os from 'node:os'
-import type { Collection, Db } from 'mongodb'
+import type { ClientSession, Collection, Db } from 'mongodb'
 
 import { logger } from '../../platform/logging'
+import type { LockFence } from '../migrationRun'
 import { serverCode } from './driverErrors'
 
 export const MIGRATION_LOCK_COLLECTION = 'raw_migration_lock'
@@ -55,10 +56,13 @@ export class MigrationLockLost extends Error {
 
 /**
  * Takes the lock (waiting while another live process holds it), runs `work`, releases it. `work`
- * gets a fence that throws MigrationLockLost once a heartbeat found the lock no longer this
- * holder's (or could not renew it before the lease ran out).
+ * gets a fence: `check()` throws MigrationLockLost once a heartbeat found the lock no longer this
+ * holder's (or could not renew it before the lease ran out); `inTransaction` writes the lock
+ * document, guarded by this holder, in a migration's own transaction (its session), so the
+ * migration and its record commit only while this process holds the lock: a takeover meanwhile
+ * conflicts with the transaction, and a lock already taken over aborts it (MigrationLockLost).
  */
-export async function withMongoMigrationLock<T>(db: Db, work: (fence: () => void) => Promise<T>, timing: LockTiming = LOCK_TIMING): Promise<T> {
+export async function withMongoMigrationLock<T>(db: Db, work: (fence: LockFence) => Promise<T>, timing: LockTiming = LOCK_TIMING): Promise<T> {
   const me = { holder: `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, pid: process.pid, host: os.hostname() }
   const started = Date.now()
   let reported: string | undefined
@@ -98,8 +102,24 @@ export async function withMongoMigrationLock<T>(db: Db, work: (fence: () => void
       .catch((err: unknown) => logger().warn({ err }, 'migrations.lock_heartbeat_failed'))
   }, timing.heartbeatMs)
   heartbeat.unref()
-  const fence = () => {
+  const check = () => {
     if (lost || Date.now() >= leaseUntil) throw new MigrationLockLost()
+  }
+  const fence: LockFence = {
+    check,
+    async inTransaction({ session }) {
+      check()
+      const renewed = await lockOf(db).updateOne(
+        { _id: LOCK_ID, holder: me.holder },
+        [{ $set: { expiresAt: { $add: ['$$NOW', timing.leaseMs] } } }],
+        session ? { session: session as ClientSession } : {},
+      )
+      if (renewed.matchedCount !== 1) {
+        lost = true
+        logger().error({}, 'migrations.lock_lost')
+        throw new MigrationLockLost()
+      }
+    },
   }
   try {
     return await work(fence)
