@@ -4,8 +4,8 @@
  * (CACHES_OFF, src/platform/metrics) (B), measured in alternating rounds (A B, B A, …) in two
  * load shapes: the read mix alone, and the read mix beside one submission and one approval a
  * second (./mixed's writers). The read mix is the mixed row's (60% newest page, 20% a tag page,
- * 20% a two-word search of 100) with item pages, the catalog and /meta added, so every cache
- * has readers. A row reports B's throughput and p99 against A's in the same rounds, and checks
+ * 20% a two-word search of 100) with second and third pages, item pages, the catalog and /meta
+ * added, so every cache has readers. A row reports B's throughput and p99 against A's in the same rounds, and checks
  * the switch: B's cache answered no lookup, A's answered some (else the row measured nothing and
  * says so). A last row switches every listed cache off at once. Prints one markdown table and
  * writes it to bench/results/caches.md (BENCH_RESULT). Not a test.
@@ -31,8 +31,6 @@ const CACHES = [
   'catalog',
   'branding_answers',
   'branding_document',
-  'content_pages',
-  'search_pages',
   'list_totals',
   'row_records',
   'search_orders',
@@ -86,7 +84,20 @@ async function main() {
   const { GENERAL } = await import('../src/seed/seed')
   const queries = Array.from({ length: 100 }, (_, i) => `${GENERAL[(i * 37) % GENERAL.length]} ${GENERAL[(i * 53 + 11) % GENERAL.length]}`)
   const slugs = ((await (await fetch(`${api}/content?limit=50&offset=30`)).json()) as { data: { slug: string }[] }).data.map((c) => c.slug)
-  const mix = [...readMix(tags, queries), ...slugs.map((s) => `/api/v1/content/${s}`), ...Array.from({ length: 25 }, () => '/api/v1/catalog'), ...Array.from({ length: 25 }, () => '/api/v1/meta')]
+  // Second and third pages, as a reader scrolls: the newest list, a tag's, a search's.
+  const pages = Array.from({ length: 60 }, (_, i) => {
+    const offset = 30 * (1 + (i % 2))
+    if (i % 3 === 0) return `/api/v1/content?offset=${offset}`
+    if (i % 3 === 1) return `/api/v1/content?tags=${tags[i % tags.length]}&offset=${offset}`
+    return `/api/v1/content?q=${queries[i % queries.length]!.replace(' ', '%20')}&offset=${offset}`
+  })
+  const mix = [
+    ...readMix(tags, queries),
+    ...pages,
+    ...slugs.map((s) => `/api/v1/content/${s}`),
+    ...Array.from({ length: 25 }, () => '/api/v1/catalog'),
+    ...Array.from({ length: 25 }, () => '/api/v1/meta'),
+  ]
 
   /** One measured window of a shape on a side; the writes go to the side measured. */
   const window = async (side: Side, shape: Shape, round: number): Promise<Measured> => {
@@ -148,7 +159,7 @@ async function main() {
       return `| ${r.off} | ${cell(r.shapes.reads)} | ${cell(r.shapes.writes)} | ${r.hitsOff} / ${r.hitsOn}${check} | ${unexpected} |`
     }),
   ].join('\n')
-  const md = `# What each cache earns\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections, ${SECONDS}s windows × ${ROUNDS} rounds per shape and side, alternating · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, one worker · read mix: the mixed row's 500 paths + 50 item pages + 25 /catalog + 25 /meta · load average at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n`
+  const md = `# What each cache earns\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections, ${SECONDS}s windows × ${ROUNDS} rounds per shape and side, alternating · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, one worker · read mix: the mixed row's 500 paths + 60 second and third pages (newest, a tag's, a search's) + 50 item pages + 25 /catalog + 25 /meta · load average at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n`
   process.stdout.write(`${md}\n`)
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
   writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? 'caches.md'), md)

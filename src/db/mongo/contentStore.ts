@@ -6,7 +6,6 @@
 import { ObjectId } from 'mongodb'
 import type { Payload } from 'payload'
 
-import { pageCache } from '../freshness'
 import { countCache, VersionedCache } from '../freshness'
 import { perView, VIEW_DOMAIN, viewOf } from '../freshness'
 import type { BulkProgress, ContentListQuery, ContentPage, ContentRecord, ContentStore, NewContent, NewTag } from '../contentTypes'
@@ -36,8 +35,7 @@ import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../platform/urlNormalize'
 import { cacheCounter } from '../../platform/metrics'
 
-/** Whole pages and totals by query, per view and its content version (lists at once, searches from their second ask). */
-const cachedPage = perView((suffix) => pageCache(2_000, 20_000, suffix))
+/** Totals by filter, per view and its content version, shared by a list's pages (whole pages are the service's: src/services/content). */
 const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
 /**
  * A tag's usage count, per public content version: counted on the index (raw_content_tags, its
@@ -129,9 +127,7 @@ export function mongoContentStore(payload: Payload): ContentStore {
     },
 
     async listContent(q) {
-      const view = viewOf(q)
-      const version = generation(payload, VIEW_DOMAIN[view])
-      return cachedPage[view](version, q, () => readPage(q, version), rowFreshness(payload))
+      return readPage(q, generation(payload, VIEW_DOMAIN[viewOf(q)]))
     },
 
     async contentBySlug(slug) {

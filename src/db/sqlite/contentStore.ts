@@ -3,7 +3,6 @@
  * prepared statements. Lists use raw_* indexes, the tag side table and FTS5 (contentSchema).
  */
 import { hexIdFactory } from '../ids'
-import { pageCache } from '../freshness'
 import { countCache, VersionedCache } from '../freshness'
 import { isPublicView, perView, viewOf, type ContentView } from '../freshness'
 import type {
@@ -126,8 +125,11 @@ const RANKED_STEP = 200
 /** A search's order (rowids) and, when known, its total. */
 type SearchOrder = { order: Int32Array; total: number | undefined }
 const searchOrders = perView((suffix) => new VersionedCache<SearchOrder>(`search_orders${suffix}`, 200, 2_000_000, (o) => o.order.length + 1))
-/** Whole pages by query (lists at once, searches from their second ask), and totals, per view. */
-const cachedPage = perView((suffix) => pageCache(1_000, 6_000, suffix))
+/**
+ * Totals per view, shared by a list's pages. Whole pages are not kept here: the service keeps each
+ * page's serialized answer under the same content version (src/services/content), so a page kept
+ * here was asked only after a taxonomy-only change (`npm run bench:caches`: never, in any shape).
+ */
 const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
@@ -253,13 +255,11 @@ export function sqliteContentStore(file: string, contentVersion: (view: ContentV
     },
 
     async listContent(q) {
-      // The same page is asked for again and again (every client opens the same feed): it
-      // is read once per data version. A page read (a search ranked again after a write) waits
-      // for the next turn of the event loop once this turn has run a slice (./loopSlices): the
-      // pages many connections ask at once after a write no longer run back to back as one block.
-      const view = viewOf(q)
-      const version = contentVersion(view)
-      return cachedPage[view](version, q, () => inSlices(() => readPage(q, version)), rows())
+      // A page read (a search ranked again after a write) waits for the next turn of the event
+      // loop once this turn has run a slice (./loopSlices): the pages many connections ask at once
+      // after a write no longer run back to back as one block. The rows come from ./rowRecords
+      // while unmarked.
+      return inSlices(() => readPage(q, contentVersion(viewOf(q))))
     },
 
     async contentBySlug(slug) {
