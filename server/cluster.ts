@@ -15,7 +15,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Server } from 'node:http'
 
-import type { AppConfig } from '../src/platform/config'
+import { databaseLabel, type AppConfig } from '../src/platform/config'
 import { flushLogs, logCrashes, logger, survivePastErrors } from '../src/platform/logging'
 import { answerMetricsRequests, clusterMetrics } from './clusterMetrics'
 import { METRICS_HOST, metricsServer } from './metricsEndpoint'
@@ -24,6 +24,12 @@ const FIRST_BACKOFF_MS = 1000
 const MAX_BACKOFF_MS = 30_000
 /** A worker that ran this long without dying resets the backoff. */
 const STABLE_AFTER_MS = 60_000
+/**
+ * Workers that ended before they ever listened, in a row, with none listening yet: the start
+ * itself fails (an unreachable database, a bad migration). The primary then ends (exit 1) with
+ * one line, so an orchestrator sees a failed start instead of a primary restarting forever.
+ */
+export const START_ATTEMPTS = 3
 /** After the workers' own shutdown bound: how much longer before they are killed. */
 const KILL_GRACE_MS = 5000
 
@@ -47,6 +53,8 @@ export function runPrimary(config: AppConfig): void {
   const wanted = config.webConcurrency
   let stopping = false
   let failures = 0
+  let everListened = false
+  let failedStarts = 0
   let metricsListener: Server | undefined
   const startedAt = new Map<Worker, number>()
 
@@ -63,6 +71,7 @@ export function runPrimary(config: AppConfig): void {
   const alive = () => liveWorkers(Object.values(cluster.workers ?? {}))
 
   cluster.once('listening', () => {
+    everListened = true
     log.info({ workers: wanted }, 'cluster.first_worker_listening')
     for (let i = 1; i < wanted; i++) fork()
   })
@@ -74,6 +83,10 @@ export function runPrimary(config: AppConfig): void {
       if (alive().length === 0) finish()
       return
     }
+    if (!everListened && ++failedStarts >= START_ATTEMPTS) {
+      log.fatal({ attempts: failedStarts, database: databaseLabel(config.database.uri, config.database.name), code, signal }, 'cluster.start_failed')
+      return finish(1)
+    }
     failures = lived >= STABLE_AFTER_MS ? 1 : failures + 1
     const delayMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1))
     log.error({ workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'cluster.worker_died')
@@ -83,11 +96,11 @@ export function runPrimary(config: AppConfig): void {
     }, delayMs)
   })
 
-  const finish = () => {
+  const finish = (exitCode = 0) => {
     metricsListener?.close()
     log.info({}, 'server.stopped')
     flushLogs()
-    process.exit(0)
+    process.exit(exitCode)
   }
 
   const stop = (signal: NodeJS.Signals) => {

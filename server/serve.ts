@@ -12,7 +12,7 @@ import cluster from 'node:cluster'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Payload } from 'payload'
 
-import type { AppConfig } from '../src/platform/config'
+import { databaseLabel, type AppConfig } from '../src/platform/config'
 import { closeDatabase, engine } from '../src/db/engine'
 import { type ApiHandler, createAppServer, type PathHandler } from '../src/edge/nodeServer'
 import type { HeaderList } from '../src/edge/securityHeadersNode'
@@ -49,10 +49,31 @@ export type App = { payload: Payload; api: ApiHandler; reference?: PathHandler; 
 
 const IDLE_SWEEP_MS = 100
 
+/**
+ * The app started, or one `server.start_failed` line naming the database (no credentials) and
+ * the cause, and exit code 1 (an orchestrator, or the cluster primary, decides what next): an
+ * unreachable database ends a start like this, not with a stack trace on stderr per attempt.
+ */
+async function startOrExit(config: AppConfig, load: () => Promise<App>): Promise<App> {
+  try {
+    return await load()
+  } catch (err) {
+    const cause = err as { name?: unknown; message?: unknown; code?: unknown }
+    logger().fatal(
+      { database: databaseLabel(config.database.uri, config.database.name), error: `${String(cause.name)}: ${String(cause.message)}`, code: cause.code, err },
+      'server.start_failed',
+    )
+    flushLogs()
+    // For a person at a terminal: the cause in one line (its message may span a few), no stack.
+    process.stderr.write(`${String(cause.name)}: ${String(cause.message)}\n`)
+    process.exit(1)
+  }
+}
+
 export async function serve(config: AppConfig, load: () => Promise<App>): Promise<void> {
   logCrashes()
   const log = logger()
-  const app = await load()
+  const app = await startOrExit(config, load)
   collectQueueDepth(() => engine().followUpDepth(app.payload, new Date()))
   if (cluster.isWorker) answerPrimaryScrapes()
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { MongoClient } from 'mongodb'
 
 import { ConfigError, parseConfig } from '../src/platform/config'
-import { mongoUriFromParts } from '../src/platform/config/databaseUri'
+import { databaseLabel, mongoUriFromParts } from '../src/platform/config/databaseUri'
 
 const strong = (c: string) => c.repeat(40)
 const prod = {
@@ -233,5 +233,14 @@ describe('database URI from DATABASE_* parts', () => {
       'DATABASE_ROOT_USER/DATABASE_ROOT_PASSWORD: set both or neither',
     ])
     expect(problems.join('\n')).not.toContain(secret)
+  })
+})
+
+describe('the database as a log line names it (databaseLabel)', () => {
+  it('scheme, hosts and database; never the credentials or the options', () => {
+    expect(databaseLabel('mongodb://app:s3cr%40t@a:27017,b:27017/curation?replicaSet=rs0&tlsCAFile=/k.pem')).toBe('mongodb://a:27017,b:27017/curation')
+    expect(databaseLabel('mongodb+srv://app:pw@cluster.example.net/?retryWrites=true', 'curation')).toBe('mongodb+srv://cluster.example.net/curation')
+    expect(databaseLabel('mongodb://p@ss:w@rd@h:1/db')).toBe('mongodb://h:1/db')
+    expect(databaseLabel('file:data/app.db')).toBe('sqlite:data/app.db')
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { logger, logRequestCompleted, type RequestCompleted } from '../src/platform/logging'
+import { logger, logRequestCompleted, readableError, type RequestCompleted } from '../src/platform/logging'
 import { testApp } from './support/app'
 
 describe('structured logs', () => {
@@ -109,5 +109,23 @@ describe('structured logs', () => {
     const raw = app.rawLogs.slice(before).join('')
     expect(raw).toContain('log-login-1')
     expect(raw).not.toContain('wrong-password-xyz-1')
+  })
+})
+
+describe('errors in a log line', () => {
+  it("a driver's error (its topology circular) is written readably: type, message, code, stack, causes", async () => {
+    const { MongoClient } = await import('mongodb')
+    const client = new MongoClient('mongodb://127.0.0.1:9/x?serverSelectionTimeoutMS=100&directConnection=true')
+    const selection = (await client.db('x').command({ ping: 1 }).then(() => null, (e: unknown) => e)) as Error
+    await client.close()
+    const wrapped = new Error('start failed', { cause: Object.assign(selection, { code: 'ESELECT' }) })
+    const out = readableError(wrapped) as Record<string, unknown>
+    expect(out).toMatchObject({ type: 'Error', message: 'start failed', cause: { type: 'MongoServerSelectionError', code: 'ESELECT' } })
+    expect(String((out.cause as { message: string }).message)).toContain('127.0.0.1:9')
+    expect(JSON.stringify(out)).not.toContain('unable to serialize')
+    // Plain values only: the driver's topology and the rest of its properties stay out.
+    const allowed = ['type', 'message', 'code', 'codeName', 'errorLabels', 'stack', 'cause']
+    expect(Object.keys(out.cause as object).every((k) => allowed.includes(k))).toBe(true)
+    expect(JSON.parse(JSON.stringify(out))).toEqual(out)
   })
 })

@@ -13,7 +13,7 @@ function start(env: Pick<NodeJS.ProcessEnv, 'NODE_ENV'> & Record<string, string>
     cwd: root,
     env: { ...base, ...env },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 100_000,
   })
 }
 
@@ -31,4 +31,37 @@ describe('production start-up', () => {
     expect(run.stderr + run.stdout).not.toContain(weak)
     expect(run.stderr + run.stdout).not.toContain('0x')
   })
+
+  it('a start that cannot reach its database ends: each attempt one readable line naming the database without credentials, the primary one line after three, exit 1', () => {
+    const password = 'never-printed-password-123'
+    const run = start({
+      NODE_ENV: 'production',
+      PAYLOAD_SECRET: 'start-test-payload-secret-0123456789abcdef',
+      JWT_ACCESS_SECRET: 'start-test-access-secret-0123456789abcdef012',
+      JWT_REFRESH_SECRET: 'start-test-refresh-secret-0123456789abcdef01',
+      // Nothing listens on port 9: every selection fails at once.
+      DATABASE_URI: `mongodb://app:${password}@127.0.0.1:9/curation?replicaSet=rs0&serverSelectionTimeoutMS=300`,
+      WEB_CONCURRENCY: '2',
+      PORT: '3987',
+      LOG_LEVEL: 'info',
+    })
+    expect(run.status).toBe(1)
+    // JSON lines (Next prints a plain line of its own as it loads its config).
+    const lines = run.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+    const failed = lines.filter((l) => l.msg === 'server.start_failed')
+    expect(failed).toHaveLength(3)
+    for (const line of failed) {
+      expect(line.database).toBe('mongodb://127.0.0.1:9/curation')
+      expect(line.error).toMatch(/cannot connect to MongoDB/)
+      // The error itself, readable: no "[unable to serialize, circular reference …]".
+      expect((line.err as { message?: string }).message).toMatch(/cannot connect to MongoDB/)
+    }
+    const ended = lines.filter((l) => l.msg === 'cluster.start_failed')
+    expect(ended).toHaveLength(1)
+    expect(ended[0]).toMatchObject({ attempts: 3, database: 'mongodb://127.0.0.1:9/curation' })
+    expect(run.stdout + run.stderr).not.toContain(password)
+    expect(run.stdout).not.toContain('unable to serialize')
+    // No stack trace dumped on stderr per attempt.
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+  }, 120_000)
 })

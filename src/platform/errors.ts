@@ -46,7 +46,7 @@ export function fromTimeLimit(err: unknown): ApiError | undefined {
  * 500. Read by shape (the driver's error names and the server's codes; MongoDB's, the only
  * engine with a network between), so any copy of the driver is recognised.
  */
-const UNAVAILABLE_NAMES = new Set(['MongoServerSelectionError', 'MongoWaitQueueTimeoutError', 'MongoPoolClearedError', 'MongoNetworkError', 'MongoNetworkTimeoutError'])
+const UNAVAILABLE_NAMES = new Set(['MongoServerSelectionError', 'MongooseServerSelectionError', 'MongoWaitQueueTimeoutError', 'MongoPoolClearedError', 'MongoNetworkError', 'MongoNetworkTimeoutError'])
 /** NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary, InterruptedAtShutdown, InterruptedDueToReplStateChange, PrimarySteppedDown, ShutdownInProgress, HostUnreachable, HostNotFound, NetworkTimeout, SocketException. */
 const UNAVAILABLE_CODES = new Set([10107, 13435, 13436, 11600, 11602, 189, 91, 6, 7, 89, 9001])
 

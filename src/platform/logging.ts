@@ -249,9 +249,31 @@ function downgradeClientErrors(this: Logger, args: unknown[], method: (...a: unk
 }
 
 /** The line format every logger here shares: `ts` (ISO 8601 UTC), `level` by name, `msg`, `pid`. */
+/** How deep an error's causes are written. */
+const CAUSE_DEPTH = 3
+
+/**
+ * An error as a log line writes it: its name, message, code (and the server's code name and
+ * labels), stack, and causes, each a plain value. pino's default serializer copied every own
+ * property: a driver's error carries its whole topology (circular), and the line read
+ * `"err":"[unable to serialize, circular reference is too complex to analyze]"`.
+ */
+export function readableError(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error)) return typeof err === 'object' && err !== null ? String(err) : err
+  const e = err as Error & { code?: unknown; codeName?: unknown; errorLabels?: unknown }
+  const out: Record<string, unknown> = { type: e.name, message: e.message }
+  if (typeof e.code === 'string' || typeof e.code === 'number') out.code = e.code
+  if (typeof e.codeName === 'string') out.codeName = e.codeName
+  if (Array.isArray(e.errorLabels)) out.errorLabels = e.errorLabels.filter((l) => typeof l === 'string')
+  if (e.stack) out.stack = e.stack
+  if (e.cause !== undefined && depth < CAUSE_DEPTH) out.cause = readableError(e.cause, depth + 1)
+  return out
+}
+
 function lineOptions() {
   return {
     level: getConfig().logLevel,
+    serializers: { err: readableError },
     // The process id tells cluster workers' lines apart.
     base: { pid: process.pid },
     messageKey: 'msg',

@@ -107,3 +107,15 @@ export const engineOfUri = (uri: string): 'sqlite' | 'mongodb' => (uri.startsWit
 export function configuredEngine(env: Record<string, string | undefined> = process.env): 'sqlite' | 'mongodb' {
   return engineOfUri(resolveDatabaseUri(env, []))
 }
+
+/**
+ * The database as a log line may name it: the engine's scheme, hosts and database, never the
+ * credentials or the options (a TLS key file's path, a password in the query).
+ */
+export function databaseLabel(uri: string, dbName?: string): string {
+  if (!/^mongodb(\+srv)?:\/\//.test(uri)) return uri.replace(/^file:/, 'sqlite:').split('?')[0]!
+  const [scheme, rest] = uri.split('://') as [string, string]
+  const afterCredentials = rest.slice(rest.lastIndexOf('@', rest.indexOf('/') === -1 ? rest.length : rest.indexOf('/')) + 1)
+  const [hosts, path = ''] = afterCredentials.split('?')[0]!.split('/')
+  return `${scheme}://${hosts}/${dbName ?? path}`
+}

@@ -5,7 +5,7 @@ import path from 'node:path'
 
 import { engineOfUri, resolveDatabaseUri } from './databaseUri'
 
-export { configuredEngine } from './databaseUri'
+export { configuredEngine, databaseLabel } from './databaseUri'
 import { envSchema, type RawEnv } from './schema'
 import { behindProxy, TRUST_NOTHING, type TrustProxy } from './trustProxy'
 
