@@ -378,7 +378,7 @@ export function buildIsStale(): boolean {
     if (st.isDirectory()) return readdirSync(p).some((e) => newer(path.join(p, e)))
     return /\.(ts|tsx|mjs|js|json)$/.test(p) && st.mtimeMs > built
   }
-  return ['app', 'collections', 'endpoints', 'access', 'src', 'payload.config.ts', 'package.json']
+  return ['app', 'collections', 'endpoints', 'access', 'src', 'server', 'server.ts', 'payload.config.ts', 'package.json']
     .map((p) => path.join(root, p))
     .some((p) => existsSync(p) && newer(p))
 }

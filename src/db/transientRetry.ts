@@ -6,8 +6,15 @@
  * aborts and rethrows on such an error. An unknown commit result is not transient: only the
  * commit is sent again (src/db/mongo/commit.ts), never the whole write, which could apply it twice.
  * SQLite never fails this way (writers queue), so nothing is retried there.
+ *
+ * The budget is time, not a count: writers that keep meeting each other (a burst of saves to one
+ * list, a test suite's concurrent writers on a real replica set) retry for up to RETRY_BUDGET_MS,
+ * jittered, so they spread out instead of giving up after five quick tries (~0.5 s).
  */
+/** Attempts of an unknown commit result's re-sent commit (./mongo/commit.ts). */
 export const MAX_ATTEMPTS = 5
+/** How long a transient failure is retried, from the first attempt. */
+export const RETRY_BUDGET_MS = 1_500
 const BASE_DELAY_MS = 10
 const MAX_DELAY_MS = 250
 
@@ -19,14 +26,20 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** Runs `write`, again after a transient failure, at most MAX_ATTEMPTS times in all. */
-export async function retryTransient<T>(write: () => Promise<T>, isTransient: (err: unknown) => boolean): Promise<T> {
+/** The clock a retry reads and waits on (a test's own, to count attempts without waiting). */
+export type RetryClock = { now(): number; sleep(ms: number): Promise<void>; random(): number }
+const realClock: RetryClock = { now: () => performance.now(), sleep, random: Math.random }
+
+/** Runs `write`, again after a transient failure, while the next attempt would start within RETRY_BUDGET_MS of the first. */
+export async function retryTransient<T>(write: () => Promise<T>, isTransient: (err: unknown) => boolean, clock: RetryClock = realClock): Promise<T> {
+  const started = clock.now()
   for (let attempt = 1; ; attempt++) {
     try {
       return await write()
     } catch (err) {
-      if (attempt >= MAX_ATTEMPTS || !isTransient(err)) throw err
-      await sleep(backoffMs(attempt))
+      const wait = backoffMs(attempt, clock.random)
+      if (!isTransient(err) || clock.now() - started + wait > RETRY_BUDGET_MS) throw err
+      await clock.sleep(wait)
     }
   }
 }

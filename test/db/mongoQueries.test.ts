@@ -29,7 +29,7 @@ import { listShapes } from '../support/listShapes'
 import { filterOf, updateOf } from '../../src/db/mongo/planApplier'
 import { isTransient } from '../../src/db/mongo/retry'
 import { uniqueViolationFieldMongo as uniqueViolationField } from '../../src/db/mongo/uniqueViolation'
-import { backoffMs, retryTransient } from '../../src/db/transientRetry'
+import { backoffMs, retryTransient, RETRY_BUDGET_MS } from '../../src/db/transientRetry'
 import { refreshClaimPlan, statusMovePlan } from '../../src/db/workflow'
 
 const withTransientRetry = <T>(fn: () => Promise<T>) => retryTransient(fn, isTransient)
@@ -322,7 +322,7 @@ describe('transient retries', () => {
     expect(isTransient(new OtherCopyError(11000, ['UnknownTransactionCommitResult']))).toBe(false)
     expect(isTransient({ code: '112' })).toBe(false)
   })
-  it('retries a transient failure until it succeeds, at most 5 attempts, backoff bounded', async () => {
+  it('retries a transient failure until it succeeds, for at most 1.5 s from the first attempt, backoff bounded', async () => {
     let calls = 0
     expect(
       await withTransientRetry(async () => {
@@ -332,14 +332,19 @@ describe('transient retries', () => {
       }),
     ).toBe('ok')
     expect(calls).toBe(3)
+    // A time budget, not a count: on a clock that advances only by the waits, with the longest
+    // waits (10, 20, 40, 80, 160, then 250 ms each), attempts go on while the next starts within 1.5 s.
+    let now = 0
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms), random: () => 1 }
     calls = 0
     await expect(
-      withTransientRetry(async () => {
+      retryTransient(async () => {
         calls += 1
         throw labelled('TransientTransactionError')
-      }),
+      }, isTransient, clock),
     ).rejects.toThrow('TransientTransactionError')
-    expect(calls).toBe(5)
+    expect(calls).toBe(10)
+    expect(now).toBeLessThanOrEqual(RETRY_BUDGET_MS)
     calls = 0
     await expect(withTransientRetry(async () => { calls += 1; throw new MongoServerError({ message: 'dup', code: 11000 }) })).rejects.toThrow('dup')
     expect(calls).toBe(1)

@@ -102,13 +102,15 @@ describe('a raw transaction on the wire', () => {
     expect(server.sent.filter((c) => transactional(c.name)).map((c) => c.name)).toEqual(['update', 'insert', 'abortTransaction'])
   })
 
-  it('gives up after five transient failures, each attempt aborted', async () => {
+  it('gives up once its time budget (1.5 s from the first attempt) is spent, each attempt aborted', async () => {
     const script: Script = (c) => (c.name === 'update' ? serverError(112, 'WriteConflict', ['TransientTransactionError']) : undefined)
     const { payload, server } = await connect(script)
     const err = await twoWrites(payload).then(() => null, (e: unknown) => e)
     expect((err as MongoServerError).code).toBe(112)
-    expect(server.named('update')).toHaveLength(5)
-    expect(server.named('abortTransaction')).toHaveLength(5)
+    // The waits (jittered, 5 to 250 ms) fit 10 to 17 attempts in the budget on a quiet machine, fewer
+    // when each attempt's round trip is slow: more than the five a count allowed, each one aborted.
+    expect(server.named('update').length).toBeGreaterThan(5)
+    expect(server.named('abortTransaction')).toHaveLength(server.named('update').length)
     expect(server.named('insert')).toHaveLength(0)
   })
 })
