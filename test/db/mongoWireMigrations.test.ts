@@ -76,6 +76,22 @@ describe('start-up migrations on MongoDB', () => {
     expect(logs.slice(from).find((l) => l.msg === 'migrations.applied')).toMatchObject({ applied: MONGO_MIGRATIONS.map((m) => m.name) })
   })
 
+  it('the collections transactions write exist before the first transaction: created holding the lock, one that exists (48) is no error', async () => {
+    const { engine } = await import('../../src/db/engine')
+    const { SERVICE_COLLECTIONS } = await import('../../src/db/mongo/migrations')
+    let refused = 0
+    script = (c) => (c.name === 'create' && refused++ === 0 ? serverError(48, 'NamespaceExists') : undefined)
+    await engine().prepare(payload)
+    const created = server.sent.filter((c) => c.name === 'create').map((c) => String(c.body.create))
+    expect(created).toEqual(expect.arrayContaining([...SERVICE_COLLECTIONS]))
+    const lock = server.sent.findIndex((c) => c.name === 'findAndModify' && c.body.findAndModify === MIGRATION_LOCK_COLLECTION)
+    const firstTransaction = server.sent.findIndex((c) => c.startTransaction === true)
+    const lastCreate = server.sent.map((c) => (c.name === 'create' && SERVICE_COLLECTIONS.includes(c.body.create as never) ? 'ours' : '')).lastIndexOf('ours')
+    expect(lock).toBeGreaterThan(-1)
+    expect(server.sent.findIndex((c) => c.name === 'create')).toBeGreaterThan(lock)
+    expect(lastCreate).toBeLessThan(firstTransaction)
+  })
+
   it("each migration's transaction first writes the lock, guarded by its holder, in the migration's own session (issue 55.10): it commits only under the lock", async () => {
     const { engine } = await import('../../src/db/engine')
     await engine().prepare(payload)
