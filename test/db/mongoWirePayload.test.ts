@@ -219,6 +219,27 @@ describe("Payload's own save on MongoDB", () => {
     expect(poolOptions('mongodb://a:1,b:2/db?replicaSet=rs0&MaxPoolSize=50')).toEqual({ waitQueueTimeoutMS: 2000, serverSelectionTimeoutMS: 5000 })
   })
 
+  it("Payload's own REST answers a save that met a concurrent one 409 'save again', and a database out of reach 503 with Retry-After, never 500 (issue 55.11)", async () => {
+    const { MongoServerError } = await import('mongodb')
+    const { SAVE_AGAIN } = await import('../../collections/hooks/databaseErrors')
+    const hooks = wire.payload.config.hooks.afterError ?? []
+    expect(hooks.length).toBeGreaterThan(0)
+    const answer = async (error: Error) => {
+      const req = { responseHeaders: undefined } as unknown as import('payload').PayloadRequest
+      for (const hook of hooks) {
+        const result = await hook({ error, req, context: {} })
+        if (result) return { ...result, retryAfter: req.responseHeaders?.get('retry-after') }
+      }
+      return undefined
+    }
+    // Two creates of top-level surfaces at once: the guard's write conflict, as the server labels it.
+    const conflict = new MongoServerError({ code: 112, codeName: 'WriteConflict', errmsg: 'write conflict', errorLabels: ['TransientTransactionError'] })
+    expect(await answer(conflict)).toMatchObject({ status: 409, response: { errors: [{ message: SAVE_AGAIN }] } })
+    const steppedDown = new MongoServerError({ code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' })
+    expect(await answer(steppedDown)).toMatchObject({ status: 503, retryAfter: '2' })
+    expect(await answer(new Error('anything else'))).toBeUndefined()
+  })
+
   it('the start-up check passes on a URI that names the replica set', async () => {
     const { engine } = await import('../../src/db/engine')
     await expect(engine().prepare(wire.payload)).resolves.toBeUndefined()
