@@ -26,7 +26,7 @@ import { engine } from './src/db/engine'
 import { logger } from './src/platform/logging'
 import { onStart } from './src/startup/startup'
 import { withEditGuard, withGlobalEditGuard } from './collections/editGuard'
-import { answerDatabaseErrors } from './collections/hooks/databaseErrors'
+import { answerDatabaseErrors } from './src/services/databaseErrors'
 import { withPreconditions } from './collections/preconditions'
 import { withGlobalVersions, withVersions } from './collections/versions'
 import { withRelationshipChecks } from './collections/relationshipChecks'
@@ -103,7 +103,7 @@ export default buildConfig({
   // claim is atomic across processes (Payload's runJobs finds, then updates: two runners can
   // take the same job).
   graphQL: { disable: true },
-  // The database's passing conditions on Payload's own REST: 409 save again, 503 (collections/hooks/databaseErrors).
+  // The database's passing conditions on Payload's own REST: 409 save again, 503 (src/services/databaseErrors).
   hooks: { afterError: [answerDatabaseErrors] },
   // Payload's CORS helper would add its own grants (and Allow-Credentials: true) to every
   // answer; the admin panel is same-origin and /api/v1 applies its own CORS (src/edge/cors).

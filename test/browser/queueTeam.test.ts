@@ -134,12 +134,17 @@ describe('the queue for a team (Chromium)', () => {
     // Both approve the second at once: both are told it is approved; nobody sees an error.
     const errors: string[] = []
     for (const p of [ann, ben]) p.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    // A decision refreshes the page's list from the server 0.4 s later: Ann's must have landed
+    // before Ben's next decision, or it would take the third row away before she clicks it (a
+    // refresh that came late on a busy machine did).
+    const annRefreshed = ann.waitForResponse((r) => r.url().includes('_rsc=') || r.request().headers()['rsc'] === '1', { timeout: 30_000 })
     await Promise.all([ann, ben].map((p) => p.locator(`tr[data-slug="${second}"]`).getByRole('button', { name: 'Approve' }).click()))
     await expect.poll(() => statusOf(second!)).toEqual({ status: 'approved', reason: null })
     for (const p of [ann, ben]) {
       await expect.poll(() => shown(p), { timeout: 10_000 }).toEqual([third])
       expect(await p.locator('.queue-row--failed').count()).toBe(0)
     }
+    await annRefreshed
     // Ben rejects the third; Ann, whose queue has not heard yet (its status asks held back), approves
     // it: she is told who rejected it, and the row stays out of her queue.
     await ann.route('**/api/content/moderation/status**', (route) => route.abort())

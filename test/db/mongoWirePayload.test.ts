@@ -221,7 +221,7 @@ describe("Payload's own save on MongoDB", () => {
 
   it("Payload's own REST answers a save that met a concurrent one 409 'save again', and a database out of reach 503 with Retry-After, never 500 (issue 55.11)", async () => {
     const { MongoServerError } = await import('mongodb')
-    const { SAVE_AGAIN } = await import('../../collections/hooks/databaseErrors')
+    const { SAVE_AGAIN } = await import('../../src/services/databaseErrors')
     const hooks = wire.payload.config.hooks.afterError ?? []
     expect(hooks.length).toBeGreaterThan(0)
     const answer = async (error: Error) => {

@@ -8,8 +8,8 @@
  */
 import type { AfterErrorHook } from 'payload'
 
-import { engine } from '../../src/db/engine'
-import { fromDatabaseUnavailable, fromTimeLimit } from '../../src/platform/errors'
+import { engine } from '../db/engine'
+import { fromDatabaseUnavailable, fromTimeLimit } from '../platform/errors'
 
 export const SAVE_AGAIN = 'Someone else saved a change here at the same moment. Save again.'
 
