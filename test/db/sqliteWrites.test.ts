@@ -4,14 +4,14 @@
  * durability is not another file's. The service's own connection (src/db/sqlite/connection) is
  * one object per file too.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
 import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 
-import { closeConnection, serviceConnection } from '../../src/db/sqlite/connection'
+import { CHECKPOINT_BYTES, closeConnection, serviceConnection } from '../../src/db/sqlite/connection'
 import { writesTo } from '../../src/db/sqlite/writes'
 
 function freshFile(name: string): { file: string; db: InstanceType<typeof Database> } {
@@ -86,5 +86,22 @@ describe("the service's own connection, one object per file", () => {
     expect(count(b.db)).toBe(1)
     closeConnection(a.file)
     expect(serviceConnection(a.file).handle).not.toBe(handleA) // opened again at the next use
+  })
+})
+
+describe("the log's background fold after shutdown", () => {
+  it('once stopped, a long log starts no worker: nothing may still be folding when the process exits', async () => {
+    const { file, db } = freshFile('stopped-folds')
+    db.exec('PRAGMA wal_autocheckpoint = 0')
+    const checkpoints = writesTo(file).checkpoints
+    await checkpoints.stop()
+    // A log well past the fold's threshold.
+    for (let i = 0; i < 80; i++) db.prepare('INSERT INTO t (n) VALUES (randomblob(65536))').run()
+    const before = statSync(`${file}-wal`).size
+    expect(before).toBeGreaterThan(CHECKPOINT_BYTES)
+    checkpoints.whenLong()
+    await new Promise((r) => setTimeout(r, 500))
+    expect(checkpoints.folds).toBe(0)
+    expect(statSync(`${file}-wal`).size).toBe(before)
   })
 })

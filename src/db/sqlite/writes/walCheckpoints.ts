@@ -30,6 +30,12 @@ const RETRY_MS = 10_000
 export class Checkpoints {
   private current: Folder | undefined
   private failedAt = -Infinity
+  /**
+   * Set by stop(): no worker is started after it. One started by a write after shutdown's stop
+   * was still folding when the process exited; a worker terminated inside a libsql call aborts the
+   * whole process (neon 1.0.0's napi status assertion, `PendingException`).
+   */
+  private closed = false
   /** Checkpoints the worker has run to the end (tests: the fold was the worker's). */
   folds = 0
 
@@ -41,7 +47,7 @@ export class Checkpoints {
 
   /** After a write: a log past CHECKPOINT_BYTES is folded in the background. */
   whenLong(): void {
-    if (this.current?.running || this.stopped()) return
+    if (this.closed || this.current?.running || this.stopped()) return
     const size = statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0
     if (size <= CHECKPOINT_BYTES || performance.now() - this.failedAt < RETRY_MS) return
     this.current ??= this.start()
@@ -51,6 +57,7 @@ export class Checkpoints {
 
   /** Lets a running checkpoint finish, then closes the worker's connection (shutdown, before the last fold). */
   async stop(): Promise<void> {
+    this.closed = true
     const stopping = this.current
     this.current = undefined
     if (!stopping) return
