@@ -152,7 +152,8 @@ describe('the console, every view (Chromium, production build, demo data)', () =
     config.collections.filter((c) => !(typeof c.admin?.hidden === 'function' ? true : c.admin?.hidden)).map((c) => c.slug)
 
   async function firstDocId(slug: string): Promise<string | undefined> {
-    const res = await page.request.get(`${server.baseUrl}/api/${slug}?limit=1&depth=0&sort=-createdAt`)
+    // Retried on ECONNRESET: a kept-alive connection the server closed idle as the request went out.
+    const res = await page.request.get(`${server.baseUrl}/api/${slug}?limit=1&depth=0&sort=-createdAt`, { maxRetries: 2 })
     return ((await res.json()) as { docs?: { id: string }[] }).docs?.[0]?.id
   }
 
