@@ -15,12 +15,10 @@
  * only these caches).
  */
 import { execSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 
 import { progress } from '../scripts/progress'
-import { buildIsStale, CONNECTIONS, CPUS, env, GENERATOR, ITEMS, log, measureWindow, MIXED_METRICS_TOKEN, PORT, root, runLoad, showProgress, start, stop, TAGS, waitFor, type Row } from './harness'
+import { buildIsStale, CONNECTIONS, CPUS, env, GENERATOR, ITEMS, log, measureWindow, MIXED_METRICS_TOKEN, PORT, root, runLoad, runMain, showProgress, start, stop, TAGS, waitFor, writeResult, type Row } from './harness'
 import { readMix, writers, type MixedPhase } from './mixed'
 
 /** Every cache a request on SQLite can meet (docs/architecture.md's table; the corpus is the ranker's index, not a cache to go without). */
@@ -160,14 +158,7 @@ async function main() {
     }),
   ].join('\n')
   const md = `# What each cache earns\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections, ${SECONDS}s windows × ${ROUNDS} rounds per shape and side, alternating · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, one worker · read mix: the mixed row's 500 paths + 60 second and third pages (newest, a tag's, a search's) + 50 item pages + 25 /catalog + 25 /meta · load average at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n`
-  process.stdout.write(`${md}\n`)
-  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
-  writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? 'caches.md'), md)
+  writeResult(md, 'caches.md')
 }
 
-main()
-  .then(() => process.exit(0))
-  .catch((err) => {
-    log(err instanceof Error ? (err.stack ?? err.message) : String(err))
-    process.exit(1)
-  })
+runMain(main)

@@ -383,4 +383,21 @@ export function buildIsStale(): boolean {
     .some((p) => existsSync(p) && newer(p))
 }
 
+/** Prints a run's markdown and writes it to bench/results/<BENCH_RESULT, else `name`>. */
+export function writeResult(md: string, name: string): void {
+  process.stdout.write(`${md}\n`)
+  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
+  writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? name), md)
+}
+
+/** Runs a bench script's main: exit 0 when done, 1 with its error logged. */
+export function runMain(main: () => Promise<void>): void {
+  main()
+    .then(() => process.exit(0))
+    .catch((err) => {
+      log(err instanceof Error ? (err.stack ?? err.message) : String(err))
+      process.exit(1)
+    })
+}
+
 export const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!

@@ -25,7 +25,7 @@
  * BENCH_FRESHNESS_TRIALS (20), BENCH_LOAD (wrk | autocannon).
  */
 import { execSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -33,7 +33,7 @@ import path from 'node:path'
 import { progress } from '../scripts/progress'
 import { mixedPhases, mixedTable, PHASES, serverGauges } from './mixed'
 import type { ContentDto } from '../src/services/content'
-import { alternate, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, type Row } from './harness'
+import { alternate, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runMain, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, writeResult, type Row } from './harness'
 
 /** The ETag of `url` over a connection of its own, so a cluster's workers answer in turn (fetch would keep one). */
 function etagOnNewConnection(url: string): Promise<string | undefined> {
@@ -312,14 +312,7 @@ async function main() {
     ? `\n## Reads while content changes (the mixed row, one worker, ${MIXED_SECONDS}s a phase)\n\n${mixedTable(mixed)}\n`
     : ''
   const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n${mixedMd}`
-  process.stdout.write(`${md}\n`)
-  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
-  writeFileSync(path.join(root, 'bench', 'results', process.env.BENCH_RESULT ?? 'latest.md'), md)
+  writeResult(md, 'latest.md')
 }
 
-main()
-  .then(() => process.exit(0))
-  .catch((err) => {
-    log(err instanceof Error ? err.stack ?? err.message : String(err))
-    process.exit(1)
-  })
+runMain(main)
