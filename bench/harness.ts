@@ -153,8 +153,9 @@ export function logLines(name: string): number {
 /**
  * `paths`: one per request, never reused across runs (cold searches nobody asked before); `next`
  * is the first unused. `cycle`: paths asked in turn, over and over (the mixed row's read mix).
+ * `connections`: the load generator's (BENCH_CONNECTIONS unless given).
  */
-export type Load = { url: string; headers?: Record<string, string>; expect304?: boolean; paths?: { list: string[]; next: number }; cycle?: string[] }
+export type Load = { url: string; headers?: Record<string, string>; expect304?: boolean; paths?: { list: string[]; next: number }; cycle?: string[]; connections?: number }
 
 /** The next `count` unused paths of a load (each path is asked once in the whole run). */
 export function takePaths(load: Load, count: number): string[] {
@@ -197,7 +198,7 @@ function pathsScript(paths: string[]): string {
 
 /** Runs wrk under a shell that reports its children's CPU ticks (cutime + cstime) once wrk exits. */
 function runWrk(load: Load, seconds: number): Promise<LoadResult> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '30s']
+  const args = ['-t1', `-c${load.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '30s']
   for (const [k, v] of Object.entries(load.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (load.paths) args.push('-s', pathsScript(takePaths(load, pathsFor(seconds))))
   else if (load.cycle) args.push('-s', pathsScript(load.cycle))
@@ -220,7 +221,7 @@ async function runAutocannon(load: Load, seconds: number): Promise<LoadResult> {
   let n = 0
   const requests = paths.length ? [{ setupRequest: (req: { path: string }) => ({ ...req, path: paths[n++ % paths.length]! }) }] : undefined
   const before = process.cpuUsage()
-  const r = await autocannon({ url: load.url, connections: CONNECTIONS, duration: seconds, headers: load.headers, timeout: 30, requests })
+  const r = await autocannon({ url: load.url, connections: load.connections ?? CONNECTIONS, duration: seconds, headers: load.headers, timeout: 30, requests })
   const used = process.cpuUsage(before)
   const ok = load.expect304 ? r['3xx'] ?? 0 : r['2xx'] ?? 0
   return {

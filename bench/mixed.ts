@@ -186,11 +186,12 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
 
 /** The gauges in a /metrics text (prom-client's exposition format). */
 export function serverGauges(metrics: string): ServerGauges {
-  const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? NaN)
+  const value = (pattern: RegExp, absent = NaN) => Number(pattern.exec(metrics)?.[1] ?? absent)
   return {
     stallMs: value(/^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m) * 1000,
-    majorGcs: value(/^nodejs_gc_duration_seconds_count\{kind="major"\} ([\d.e+-]+)$/m),
-    majorGcSeconds: value(/^nodejs_gc_duration_seconds_sum\{kind="major"\} ([\d.e+-]+)$/m),
+    // No major collection yet: prom-client has no line for the kind until its first.
+    majorGcs: value(/^nodejs_gc_duration_seconds_count\{kind="major"\} ([\d.e+-]+)$/m, 0),
+    majorGcSeconds: value(/^nodejs_gc_duration_seconds_sum\{kind="major"\} ([\d.e+-]+)$/m, 0),
   }
 }
 

@@ -1,0 +1,119 @@
+/**
+ * npm run bench:shapes: the mixed row (./mixed: the read mix beside every shape of writes) in more
+ * than one shape of load, as a real load varies: connections (8, 32, 64) and serving processes
+ * (WEB_CONCURRENCY 1 and 2), each shape on a fresh `npm start` over the same seeded database, and
+ * each shape's phases checked against the targets a deployment relies on (issue 54.5): reads
+ * under writes at least 80% of the same shape's no-write throughput, no event-loop delay over
+ * 50 ms (with two workers: the longer of the two, prom-client's cluster `max`), writes' p99 at
+ * most 100 ms (submissions and approvals; the hostile phase's requests are refusals, reported
+ * beside). Prints one table per shape and a summary, and writes them to bench/results/shapes.md
+ * (BENCH_RESULT). Not a test: wall-clock figures are reported here, never asserted in the suite.
+ *
+ * Env knobs: bench/run.ts's (BENCH_ITEMS, BENCH_TAGS, BENCH_PORT, BENCH_LOAD, BENCH_MIXED_SECONDS,
+ * BENCH_MIXED_ROUNDS), and BENCH_SHAPES: connections × workers, a comma list (default
+ * `8x1,32x1,64x1,8x2,32x2,64x2`).
+ */
+import { execSync } from 'node:child_process'
+import os from 'node:os'
+
+import { base, buildIsStale, CPUS, env, GENERATOR, ITEMS, log, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
+import { mixedPhases, mixedTable, PHASES, serverGauges, type MixedResult } from './mixed'
+
+type Shape = { connections: number; workers: number }
+
+const SHAPES: Shape[] = (process.env.BENCH_SHAPES ?? '8x1,32x1,64x1,8x2,32x2,64x2').split(',').map((s) => {
+  const [connections, workers] = s.trim().split('x').map(Number)
+  if (!connections || !workers) throw new Error(`BENCH_SHAPES: "${s}" is not connections x workers (e.g. 32x2)`)
+  return { connections, workers }
+})
+
+/** The targets each phase is held to (issue 54.5). */
+const TARGETS = { readsVsNoWrites: 0.8, loopDelayMs: 50, writeP99Ms: 100 }
+
+type Verdict = { lowestReads: number; longestDelay: number; worstWriteP99: number; missed: string[] }
+
+/** Which targets a shape's phases missed, and by how much. */
+function verdict(results: MixedResult[]): Verdict {
+  const noWrites = new Map(results.filter((r) => r.phase === PHASES[0]!.name).map((r) => [r.round, r.rps]))
+  const missed: string[] = []
+  let lowestReads = Infinity
+  let longestDelay = 0
+  let worstWriteP99 = 0
+  for (const r of results) {
+    const reads = r.rps / Math.max(noWrites.get(r.round) ?? r.rps, 1)
+    const hostile = r.phase === PHASES[PHASES.length - 1]!.name
+    lowestReads = Math.min(lowestReads, reads)
+    longestDelay = Math.max(longestDelay, r.stallMs)
+    if (!hostile && r.writes > 0) worstWriteP99 = Math.max(worstWriteP99, r.writeP99)
+    if (reads < TARGETS.readsVsNoWrites) missed.push(`${r.phase}: reads ${Math.round(reads * 100)}%`)
+    if (r.stallMs > TARGETS.loopDelayMs) missed.push(`${r.phase}: loop delay ${Math.round(r.stallMs)} ms`)
+    if (!hostile && r.writes > 0 && r.writeP99 > TARGETS.writeP99Ms) missed.push(`${r.phase}: writes' p99 ${Math.round(r.writeP99)} ms`)
+    if (r.failedWrites > 0 || r.unexpected > 0) missed.push(`${r.phase}: ${r.failedWrites} failed writes, ${r.unexpected} unexpected reads`)
+  }
+  return { lowestReads, longestDelay, worstWriteP99, missed }
+}
+
+async function main() {
+  const startedAt = Date.now()
+  const loadAtStart = os.loadavg()[0]!.toFixed(1)
+  if (buildIsStale()) {
+    log('building (npm run build)…')
+    execSync('npm run build', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
+  }
+  log(`seeding ${ITEMS} items and ${TAGS} tags into a fresh SQLite database…`)
+  execSync(`npx tsx scripts/seed.ts --tags ${TAGS} --content ${ITEMS}`, { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const { GENERAL } = await import('../src/seed/seed')
+  const queries = Array.from({ length: 100 }, (_, i) => `${GENERAL[(i * 37) % GENERAL.length]} ${GENERAL[(i * 53 + 11) % GENERAL.length]}`)
+  const api = `${base}/api/v1`
+
+  const sections: string[] = []
+  const summary: string[] = []
+  for (const shape of SHAPES) {
+    const name = `${shape.connections} connections, WEB_CONCURRENCY=${shape.workers}`
+    const server = start(`server-${shape.connections}x${shape.workers}`, 'npm', ['start'], { WEB_CONCURRENCY: String(shape.workers) })
+    await waitFor(`${api}/ready`, 300_000)
+    log(`${name}: server up`)
+    const login = await fetch(`${api}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
+    })
+    const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken
+    const tags = ((await (await fetch(`${api}/tags?limit=20`)).json()) as { data: { slug: string }[] }).data.map((t) => t.slug)
+    const results = await mixedPhases({
+      api,
+      token,
+      tags,
+      queries,
+      words: GENERAL,
+      seconds: MIXED_SECONDS,
+      rounds: MIXED_ROUNDS,
+      load: async (paths, seconds) => {
+        const r = await measureWindow(`${name}, ${seconds}s`, server.pid, async () => undefined, () => runLoad({ url: base, cycle: paths, connections: shape.connections }, seconds))
+        return { rps: r.rps, p50: r.p50, p99: r.p99, unexpected: r.unexpected }
+      },
+      gauges: async () => serverGauges(await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${MIXED_METRICS_TOKEN}` } })).text()),
+      log: (msg) => log(`${name}: ${msg}`),
+    })
+    await stop(server)
+    const v = verdict(results)
+    sections.push(`## ${name}\n\n${mixedTable(results)}\n`)
+    summary.push(
+      `| ${shape.connections} | ${shape.workers} | ${Math.round(v.lowestReads * 100)}% | ${Math.round(v.longestDelay)} | ${Math.round(v.worstWriteP99)} | ${v.missed.length ? v.missed.join('; ') : 'every target held'} |`,
+    )
+  }
+
+  const md = [
+    `# The mixed row in every shape\n`,
+    `${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR} · ${MIXED_SECONDS}s a phase, ${MIXED_ROUNDS} round(s) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n`,
+    `Targets: reads under writes ≥ ${TARGETS.readsVsNoWrites * 100}% of the shape's no-write phase, longest event-loop delay ≤ ${TARGETS.loopDelayMs} ms, writes' p99 ≤ ${TARGETS.writeP99Ms} ms (the hostile phase's refusals reported, not held to it).\n`,
+    '| connections | workers | lowest reads vs no writes | longest loop delay ms | worst writes p99 ms | missed |',
+    '|---:|---:|---:|---:|---:|---|',
+    ...summary,
+    '',
+    ...sections,
+  ].join('\n')
+  writeResult(md, 'shapes.md')
+}
+
+runMain(main)
