@@ -73,7 +73,8 @@ describe('the change feed on the wire', () => {
     const [open] = streams()
     const pipeline = open!.body.pipeline as Document[]
     expect(open!.body.aggregate).toBe(1)
-    expect(pipeline[0]).toEqual({ $changeStream: {} })
+    // A content row's state before its change comes with its event (where the collection keeps pre-images).
+    expect(pipeline[0]).toEqual({ $changeStream: { fullDocumentBeforeChange: 'whenAvailable' } })
     const names = (pipeline[1]!.$match.$or as Document[])[0]!['ns.coll'].$in as string[]
     const model = (slug: string) => payload.db.collections[slug]!.collection.collectionName
     // Users and roles too: who may write is kept per process under the access generation.
@@ -111,7 +112,7 @@ describe('the change feed on the wire', () => {
       ['access'],
       ['content', 'all_content', 'taxonomy', 'branding', 'access'],
     ])
-    // The stream carries of a document only its id, what says whether the public sees it, and the names of the fields an update set.
+    // The stream carries of a document only its id, what says whether the public sees it (before and after), and the names of the fields an update set.
     const pipeline = streams().at(-1)!.body.pipeline as Document[]
     expect(pipeline.at(-1)).toEqual({
       $project: {
@@ -121,6 +122,9 @@ describe('the change feed on the wire', () => {
         documentKey: 1,
         'fullDocument.status': 1,
         'fullDocument.isActive': 1,
+        'fullDocumentBeforeChange.status': 1,
+        'fullDocumentBeforeChange.isActive': 1,
+        'updateDescription.visibility': { status: '$updateDescription.updatedFields.status', isActive: '$updateDescription.updatedFields.isActive' },
         'updateDescription.updatedFields': { $map: { input: { $objectToArray: { $ifNull: ['$updateDescription.updatedFields', {}] } }, in: '$$this.k' } },
         'updateDescription.removedFields': 1,
         'updateDescription.truncatedArrays': 1,
@@ -198,6 +202,33 @@ describe('the change feed on the wire', () => {
     expect(seen.changed).toEqual([['taxonomy'], ['taxonomy']])
   })
 
+  it("a change to a content row the public saw neither before (its pre-image) nor after moves only all_content, in every process; one it saw before or after, or with no pre-image, moves content", async () => {
+    const { seen, to } = sink()
+    stop = feed.startMongoChangeFeed(payload, to)
+    await until(() => seen.restored === 1, 'the stream to open')
+    const ns = { db: 'wire', coll: payload.db.collections.content!.collection.collectionName }
+    const pending = { status: 'pending', isActive: true }
+    const approved = { status: 'approved', isActive: true }
+    const change = (id: string, operationType: string, rest: Document) => server.changes.push({ operationType, ns, documentKey: { _id: id }, ...rest })
+    // Hidden before and after: a pending row's title edited, rejected, soft-deleted, deleted; a rejected row replaced.
+    change('h1', 'update', { fullDocumentBeforeChange: pending, updateDescription: { updatedFields: ['title', 'updatedAt'], removedFields: [], visibility: {} } })
+    change('h2', 'update', { fullDocumentBeforeChange: pending, updateDescription: { updatedFields: ['status', 'updatedAt'], removedFields: [], visibility: { status: 'rejected' } } })
+    change('h3', 'update', { fullDocumentBeforeChange: pending, updateDescription: { updatedFields: ['isActive'], removedFields: [], visibility: { isActive: false } } })
+    change('h4', 'delete', { fullDocumentBeforeChange: pending })
+    change('h5', 'replace', { fullDocumentBeforeChange: { status: 'rejected', isActive: true }, fullDocument: { status: 'rejected', isActive: true } })
+    // Seen by the public before or after: approved, an approved row's title, its soft delete, its delete; no pre-image (not kept, or expired).
+    change('p1', 'update', { fullDocumentBeforeChange: pending, updateDescription: { updatedFields: ['status', 'approvedAt'], removedFields: [], visibility: { status: 'approved' } } })
+    change('p2', 'update', { fullDocumentBeforeChange: approved, updateDescription: { updatedFields: ['title'], removedFields: [], visibility: {} } })
+    change('p3', 'update', { fullDocumentBeforeChange: approved, updateDescription: { updatedFields: ['isActive'], removedFields: [], visibility: { isActive: false } } })
+    change('p4', 'delete', { fullDocumentBeforeChange: approved })
+    change('p5', 'update', { fullDocumentBeforeChange: null, updateDescription: { updatedFields: ['title'], removedFields: [], visibility: {} } })
+    // An inactive row made active again while approved: public after.
+    change('p6', 'update', { fullDocumentBeforeChange: { status: 'approved', isActive: false }, updateDescription: { updatedFields: ['isActive'], removedFields: [], visibility: { isActive: true } } })
+    await until(() => seen.changed.length === 11, 'eleven reports')
+    expect(seen.changed).toEqual([...Array(5).fill(['all_content']), ...Array(6).fill(['content'])])
+    expect(seen.rows.map((r) => r?.[0])).toEqual(['h1', 'h2', 'h3', 'h4', 'h5', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6'])
+  })
+
   it('a content update that only shortens an array (truncatedArrays) is a change of that field', async () => {
     const { seen, to } = sink()
     stop = feed.startMongoChangeFeed(payload, to)
@@ -221,7 +252,7 @@ describe('the change feed on the wire', () => {
     await until(() => seen.lost === 1, 'the feed to go blind')
     await until(() => seen.restored === 2, 'the feed to reopen')
     const reopened = streams().at(-1)!
-    expect((reopened.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
+    expect((reopened.body.pipeline as Document[])[0]).toEqual({ $changeStream: { fullDocumentBeforeChange: 'whenAvailable' } })
   })
 
   it('a resumable error is resumed by the driver after the last event: blind while it resumes, live at its new cursor, no event lost', async () => {
@@ -253,7 +284,7 @@ describe('the change feed on the wire', () => {
     server.changes.push({ operationType: 'invalidate' })
     await until(() => seen.restored === 2, 'a new stream')
     expect(seen.changed).toEqual([['content', 'all_content', 'taxonomy', 'branding', 'access']])
-    expect((streams().at(-1)!.body.pipeline as Document[])[0]).toEqual({ $changeStream: {} })
+    expect((streams().at(-1)!.body.pipeline as Document[])[0]).toEqual({ $changeStream: { fullDocumentBeforeChange: 'whenAvailable' } })
   })
 
   it('a cursor the server ends (id 0, its invalidate filtered out or never sent) makes the feed blind, then reopens it resumed', async () => {

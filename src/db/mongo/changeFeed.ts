@@ -59,8 +59,10 @@ export function watchedCollections(payload: Payload): Watched {
 
 /**
  * The stream's pipeline: only the watched collections; the event's `_id` (its resume token) and
- * the written document's id are kept, of an inserted document only what says whether the public
- * sees it, of an update only the names of the fields it set or removed.
+ * the written document's id are kept, of an inserted document and of a content row before its
+ * change (its pre-image, ../../migrations/mongodb/…_content_pre_images) only what says whether
+ * the public sees it, of an update the names of the fields it set or removed and the visibility
+ * fields' new values.
  */
 export const changeFeedPipeline = (names: readonly string[]): Document[] => [
   // A database's drop and the invalidation after it name no collection: kept, they move everything.
@@ -73,6 +75,9 @@ export const changeFeedPipeline = (names: readonly string[]): Document[] => [
       documentKey: 1,
       'fullDocument.status': 1,
       'fullDocument.isActive': 1,
+      'fullDocumentBeforeChange.status': 1,
+      'fullDocumentBeforeChange.isActive': 1,
+      'updateDescription.visibility': { status: '$updateDescription.updatedFields.status', isActive: '$updateDescription.updatedFields.isActive' },
       'updateDescription.updatedFields': { $map: { input: { $objectToArray: { $ifNull: ['$updateDescription.updatedFields', {}] } }, in: '$$this.k' } },
       'updateDescription.removedFields': 1,
       // An array shortened in place (a $pull, a $filter) is told here, not among updatedFields.
@@ -101,6 +106,35 @@ export function rowsOfEvent(event: ChangeStreamDocument, watched: Watched): stri
   return key === undefined ? [] : [String(key)]
 }
 
+type Visibility = { status?: unknown; isActive?: unknown }
+
+/**
+ * A content row's visibility after an update or replace, from its pre-image and the event: the
+ * fields the update set take their new values, the ones it removed are gone, the others are as
+ * before. Undefined when the event does not say (a delete: no row after).
+ */
+function visibilityAfter(event: ChangeStreamDocument, before: Visibility): Visibility | undefined {
+  if (event.operationType === 'replace') return (event.fullDocument as Visibility | undefined) ?? undefined
+  if (event.operationType !== 'update') return undefined
+  const description = event.updateDescription as { visibility?: Visibility; removedFields?: unknown } | undefined
+  const removed = new Set(Array.isArray(description?.removedFields) ? description.removedFields.map(String) : [])
+  const set = description?.visibility ?? {}
+  const field = (name: keyof Visibility) => (name in set ? set[name] : removed.has(name) ? undefined : before[name])
+  return { status: field('status'), isActive: field('isActive') }
+}
+
+/**
+ * Whether a content update, replace or delete left the public's view alone: the row was not
+ * public before (its pre-image says, where the collection keeps pre-images) and is not after. A
+ * pending row's edit, its rejection, its soft delete move only what moderators see, in every
+ * process, as SQLite's triggers (which see both states) decide it.
+ */
+function hiddenBeforeAndAfter(event: ChangeStreamDocument): boolean {
+  const before = (event as { fullDocumentBeforeChange?: Visibility | null }).fullDocumentBeforeChange
+  if (!before) return false
+  return contentDomainOf(before, visibilityAfter(event, before)) === 'all_content'
+}
+
 /** What one event changed: some domains, or everything (a drop, rename or invalidation). */
 export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): readonly Domain[] {
   switch (event.operationType) {
@@ -111,11 +145,11 @@ export function domainsOfEvent(event: ChangeStreamDocument, watched: Watched): r
       const coll = event.ns.coll
       const domain = watched.domains.get(coll)
       // A new content row the public does not see (a pending submission) moves only all_content;
-      // an update that sets only fields no list reads (a thumbnail) moves only all_content and
-      // its row's mark; any other update or delete carries no before-image here, so it moves
-      // both (../versionDomains).
+      // so does a change to a row hidden before and after it (its pre-image says), and an update
+      // that sets only fields no list reads (a thumbnail: its row's mark moves too); any other
+      // change, or one whose pre-image the server no longer has, moves both (../versionDomains).
       if (domain === 'content' && event.operationType === 'insert') return [contentDomainOf(event.fullDocument)]
-      if (domain === 'content' && !changesShape(event)) return ['all_content']
+      if (domain === 'content' && (hiddenBeforeAndAfter(event) || !changesShape(event))) return ['all_content']
       if (domain) return [domain]
       // A referenced collection (uploads shown in branding): its new rows show only once referred to.
       const referencedBy = watched.referenced.get(coll)
@@ -156,6 +190,9 @@ export const startMongoChangeFeed: ChangeFeedPort['startChangeFeed'] = (payload,
       return reopenLater()
     }
     const current = db.watch(changeFeedPipeline([...watched.domains.keys(), ...watched.referenced.keys(), ...watched.runs.keys()]), {
+      // A content row's state before its change, where its collection keeps pre-images (MongoDB
+      // 6.0+; a migration turns them on): without it a hidden row's change moves the public too.
+      fullDocumentBeforeChange: 'whenAvailable',
       ...(resumeAfter ? { resumeAfter } : {}),
     })
     stream = current

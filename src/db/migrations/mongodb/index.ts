@@ -3,6 +3,7 @@ import * as migration_20261127_060000_slug_claims from './20261127_060000_slug_c
 import * as migration_20261127_130000_list_sort_indexes from './20261127_130000_list_sort_indexes';
 import * as migration_20261127_140000_url_key_backfill from './20261127_140000_url_key_backfill';
 import * as migration_20261128_230000_admin_list_sort from './20261128_230000_admin_list_sort';
+import * as migration_20261129_090000_content_pre_images from './20261129_090000_content_pre_images';
 
 export const migrations = [
   {
@@ -29,5 +30,10 @@ export const migrations = [
     up: migration_20261128_230000_admin_list_sort.up,
     down: migration_20261128_230000_admin_list_sort.down,
     name: '20261128_230000_admin_list_sort'
+  },
+  {
+    up: migration_20261129_090000_content_pre_images.up,
+    down: migration_20261129_090000_content_pre_images.down,
+    name: '20261129_090000_content_pre_images'
   },
 ];
