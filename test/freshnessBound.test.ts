@@ -16,7 +16,7 @@ import { sqliteFileOf } from '../src/db/sqlite/connection'
 import { content } from './content/helpers'
 import { testApp, type TestApp } from './support/app'
 
-const sqlite = !process.env.DATABASE_URI?.startsWith('mongodb')
+const sqlite = getConfig().database.engine === 'sqlite'
 const root = path.resolve(import.meta.dirname, '..')
 /** The stated bound (README, docs/operations.md). */
 const BOUND_MS = 50

@@ -20,7 +20,7 @@ import { migrationLockFile, withSqliteMigrationLock } from '../../src/db/sqlite/
 import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'
 import { testApp, type TestApp } from '../support/app'
 
-const sqlite = !process.env.DATABASE_URI?.startsWith('mongodb')
+const sqlite = getConfig().database.engine === 'sqlite'
 const MIGRATION_DIR = path.resolve(import.meta.dirname, '../../src/db/migrations/sqlite')
 
 type DrizzleKit = {

@@ -20,7 +20,7 @@ import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'
 import { startServer, type ServerProcess } from '../ops/support/serverProcess'
 import { testApp } from '../support/app'
 
-const sqlite = !process.env.DATABASE_URI?.startsWith('mongodb')
+const sqlite = getConfig().database.engine === 'sqlite'
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/release-sqlite.db')
 const facts = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../fixtures/release-sqlite.json'), 'utf8')) as {
   member: { email: string; password: string; refreshToken: string }

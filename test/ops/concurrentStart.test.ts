@@ -17,7 +17,7 @@ import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'
 import { STARTING_FACETS } from '../../src/startup/startingFacets'
 import { launchServer, type ServerProcess } from './support/serverProcess'
 
-const onMongo = Boolean(process.env.DATABASE_URI?.startsWith('mongodb') || process.env.DATABASE_HOST)
+const onMongo = getConfig().database.engine === 'mongodb'
 
 const line = (s: ServerProcess, msg: string) => s.lines.find((l) => l.msg === msg)
 const at = (l: Record<string, any> | undefined) => Date.parse(String(l?.ts))

@@ -14,9 +14,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
+import { getConfig } from '../../src/platform/config'
 import { startServer, type ServerProcess } from './support/serverProcess'
 
-const onMongo = Boolean(process.env.DATABASE_URI?.startsWith('mongodb') || process.env.DATABASE_HOST)
+const onMongo = getConfig().database.engine === 'mongodb'
 const preload = path.join(import.meta.dirname, 'support', 'loadedModules.mjs')
 const MONGO_PACKAGES = ['mongodb', 'mongoose', 'bson', '@payloadcms/db-mongodb']
 

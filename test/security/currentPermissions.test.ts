@@ -9,8 +9,10 @@
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 
+import { generation } from '../../src/db/engine'
 import { adminSession, consoleCookie, createUser, login } from '../auth/helpers'
 import { content, taxonomy } from '../content/helpers'
+import { eventually, ownWritesEchoed } from '../support/crossProcess'
 import { updateInOtherProcess } from '../support/otherProcess'
 import { type TestApp, testApp } from '../support/app'
 
@@ -137,6 +139,7 @@ describe('the API: a write is judged by the caller as it stands now', () => {
     const m = await createUser(app, ['moderator'])
     const held = await login(app, m.email, m.password)
     const items = [await pending(), await pending(), await pending()]
+    await ownWritesEchoed(app.payload, ['access'])
     const reads = vi.spyOn(app.payload.db, 'findOne')
     const readsOfUser = () => reads.mock.calls.filter(([args]) => args.collection === 'users' && JSON.stringify(args.where).includes(m.id)).length
     try {
@@ -158,10 +161,14 @@ describe('the API: a write is judged by the caller as it stands now', () => {
     const warm = await pending()
     // The standing is cached in this process now.
     expect((await app.request('POST', `/v1/content/${warm.slug}/approve`, { token: held.accessToken })).status).toBe(200)
+    const access = generation(app.payload, 'access')
     await updateInOtherProcess({ collection: 'users', where: { id: { equals: m.id } }, data: { roles: [roleIds.member] } })
     const item = await pending()
-    // Bounded by the freshness bound (SQLite's counters are read every 10 ms), not at once.
-    await expect.poll(async () => (await app.request('POST', `/v1/content/${item.slug}/approve`, { token: held.accessToken })).status, { timeout: 2_000, interval: 20 }).toBe(403)
+    // Within the cross-process bound (SQLite's counters are read every 10 ms; MongoDB's change
+    // stream delivers), not at once: waited for without writing (an approval tried meanwhile would
+    // land before the demotion reached this process), then one approval, refused.
+    expect(await eventually(() => generation(app.payload, 'access'), (g) => g !== access)).not.toBe(access)
+    expect((await app.request('POST', `/v1/content/${item.slug}/approve`, { token: held.accessToken })).status).toBe(403)
     expect(await statusOf(item.id)).toBe('pending')
   }, 120_000)
 })

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, connect, type Socket } from 'node:net'
 import path from 'node:path'
 
-import { childEnv } from '../../support/childEnv'
+import { childEnv, databaseEnv } from '../../support/childEnv'
 import { TSX } from '../../support/tsxChild'
 const root = path.resolve(import.meta.dirname, '../../..')
 const entry = path.join(import.meta.dirname, 'apiServer.ts')
@@ -48,7 +48,7 @@ export async function launchServer(env: Record<string, string>, script = entry):
       ...childEnv(),
       NODE_ENV: 'production',
       PORT: String(port),
-      DATABASE_URI: process.env.DATABASE_URI!,
+      ...databaseEnv(),
       MEDIA_DIR: process.env.MEDIA_DIR!,
       PAYLOAD_SECRET: 'ops-test-payload-secret-0123456789abcdef',
       JWT_ACCESS_SECRET: 'ops-test-access-secret-0123456789abcdef0123',
