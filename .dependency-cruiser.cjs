@@ -148,6 +148,13 @@ module.exports = {
       to: { path: '^src/db/freshness/', pathNot: '^src/db/freshness/index[.]ts$' },
     },
     {
+      name: 'rooms-through-their-entry',
+      severity: 'error',
+      comment: "An engine's migrations (a folder with Payload's index.ts listing them) are entered through that list only.",
+      from: { path: '^src/', pathNot: '^src/db/(sqlite|mongo)/migrations/' },
+      to: { path: '^src/db/(sqlite|mongo)/migrations/', pathNot: '^src/db/(sqlite|mongo)/migrations/index[.]ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a broken import.',

@@ -1,7 +1,7 @@
 /**
  * npm run migrate              the pending migrations of the database DATABASE_URI names, run
  * (node dist/scripts/migrate.js in the image) now, without starting the server: the same step
- *                              as start-up (src/db/<engine>/migrations.ts: its lock, the
+ *                              as start-up (src/db/<engine>/migrate.ts: its lock, the
  *                              baseline of a database the release's schema push made), minus
  *                              the bootstrap. Start-up runs them anyway; this is for doing it
  *                              ahead of a deploy. New migrations: npm run migrate:create -- <name>.

@@ -4,7 +4,7 @@
  * `migrate`, as its `prodMigrations` would), then the caller's work that must not race either
  * (bootstrap: roles, facets, the first admin). Every process takes the lock in turn, so of N
  * processes started together on an empty database one migrates and the others wait, then find
- * nothing pending. The migration files live in src/db/migrations/<engine>/ (`npm run
+ * nothing pending. The migration files live in src/db/<engine>/migrations/ (`npm run
  * migrate:create`); their list is imported statically, so bundles carry them.
  */
 import type { Migration, Payload } from 'payload'

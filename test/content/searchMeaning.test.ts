@@ -149,7 +149,7 @@ describe('search through the API means the same', () => {
       db.exec("INSERT INTO raw_content_fts(rowid, title, description) SELECT rowid, title, coalesce(description, '') FROM content")
       // The code reads the index with other settings than it was made with: refused, not misread.
       await expect(engine().contentStore(app.payload).prepare()).rejects.toThrow(/raw_content_fts was made with other settings/)
-      const { up } = await import('../../src/db/migrations/sqlite/20261125_071500_search_meaning')
+      const { up } = await import('../../src/db/sqlite/migrations/20261125_071500_search_meaning')
       await up({ db: (app.payload.db as unknown as { drizzle: never }).drizzle, payload: app.payload, req: {} as never })
       await engine().contentStore(app.payload).prepare()
       const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'raw_content_fts'").get() as { sql: string }).sql

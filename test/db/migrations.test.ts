@@ -1,5 +1,5 @@
 /**
- * SQLite's schema belongs to the checked-in migrations (src/db/migrations/sqlite): a new
+ * SQLite's schema belongs to the checked-in migrations (src/db/sqlite/migrations): a new
  * database runs each once, a restart runs none, the service's raw objects all exist after
  * them, the latest migration's snapshot is the collections' schema (what `payload
  * migrate:create` would compare: a collection changed without a migration fails here), a
@@ -17,11 +17,11 @@ import { engine } from '../../src/db/engine'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { checkContentSchema, requiredObjects } from '../../src/db/sqlite/contentSchema'
 import { migrationLockFile, withSqliteMigrationLock } from '../../src/db/sqlite/migrationLock'
-import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'
+import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrate'
 import { testApp, type TestApp } from '../support/app'
 
 const sqlite = getConfig().database.engine === 'sqlite'
-const MIGRATION_DIR = path.resolve(import.meta.dirname, '../../src/db/migrations/sqlite')
+const MIGRATION_DIR = path.resolve(import.meta.dirname, '../../src/db/sqlite/migrations')
 
 type DrizzleKit = {
   generateDrizzleJson(schema: Record<string, unknown>): Promise<Record<string, unknown>>

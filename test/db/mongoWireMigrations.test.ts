@@ -53,7 +53,7 @@ describe('start-up migrations on MongoDB', () => {
 
   it('holding the lock: pending migrations (duplicates, then our indexes), their record, Payload indexes, the caller; then release', async () => {
     const { engine } = await import('../../src/db/engine')
-    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrations')
+    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrate')
     const from = logs.length
     await engine().prepare(payload, async () => void server.sent.push({ name: 'afterMigrate', body: {} }))
     const steps = server.sent.map(step)
@@ -78,7 +78,7 @@ describe('start-up migrations on MongoDB', () => {
 
   it('the collections transactions write exist before the first transaction: created holding the lock, one that exists (48) is no error', async () => {
     const { engine } = await import('../../src/db/engine')
-    const { SERVICE_COLLECTIONS } = await import('../../src/db/mongo/migrations')
+    const { SERVICE_COLLECTIONS } = await import('../../src/db/mongo/migrate')
     let refused = 0
     script = (c) => (c.name === 'create' && refused++ === 0 ? serverError(48, 'NamespaceExists') : undefined)
     await engine().prepare(payload)
@@ -153,7 +153,7 @@ describe('start-up migrations on MongoDB', () => {
 
   it('a database that ran them runs none: no index of ours is built, nothing recorded', async () => {
     const { engine } = await import('../../src/db/engine')
-    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrations')
+    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrate')
     script = (c) =>
       c.name === 'find' && c.body.find === 'payload-migrations'
         ? cursorReply('wire.payload-migrations', MONGO_MIGRATIONS.map((m) => ({ _id: m.name, name: m.name, batch: 1 })))

@@ -161,7 +161,7 @@ describe("Payload's own save on MongoDB", () => {
       return undefined
     }
     const { generation } = await import('../../src/db/engine')
-    const migration = await import('../../src/db/migrations/mongodb/20261127_140000_url_key_backfill')
+    const migration = await import('../../src/db/mongo/migrations/20261127_140000_url_key_backfill')
     await waitForLiveFeed(wire.payload)
     const before = generation(wire.payload, 'content')
     await migration.up({ payload: wire.payload } as never)
@@ -196,7 +196,7 @@ describe("Payload's own save on MongoDB", () => {
   })
 
   it('a start on a database that ran every migration reads nothing of the content collection (no backfill scan)', async () => {
-    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrations')
+    const { MONGO_MIGRATIONS } = await import('../../src/db/mongo/migrate')
     wire.script = (c) =>
       c.name === 'find' && c.body.find === 'payload-migrations'
         ? cursorReply('wire.payload-migrations', MONGO_MIGRATIONS.map((m) => ({ _id: new ObjectId(), name: m.name, batch: 1 })))

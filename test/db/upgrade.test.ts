@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { differencesFromInitial } from '../../src/db/sqlite/migrationBaseline'
-import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'
+import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrate'
 import { startServer, type ServerProcess } from '../ops/support/serverProcess'
 import { testApp } from '../support/app'
 

@@ -13,7 +13,7 @@ import { SEEDED_ROLES } from '../../src/auth/permissions'
 import { getConfig } from '../../src/platform/config'
 import { sqliteFileOf } from '../../src/db/sqlite/connection'
 import { withSqliteMigrationLock } from '../../src/db/sqlite/migrationLock'
-import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrations'
+import { SQLITE_MIGRATIONS } from '../../src/db/sqlite/migrate'
 import { STARTING_FACETS } from '../../src/startup/startingFacets'
 import { launchServer, type ServerProcess } from './support/serverProcess'
 

@@ -1,7 +1,7 @@
 /**
  * The cached domains: every cache keys on its domain's generation (src/db/freshness/generations), which
  * moves when a committed write to one of the domain's collections becomes visible (SQLite:
- * counters moved by triggers, made by a migration in src/db/migrations/sqlite and checked at
+ * counters moved by triggers, made by a migration in src/db/sqlite/migrations and checked at
  * start-up by src/db/sqlite/contentSchema, so a change here needs a migration that creates or
  * drops them; MongoDB: a change stream, src/db/mongo/changeFeed). Nothing else invalidates anything.
  */

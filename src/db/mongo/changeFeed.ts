@@ -60,7 +60,7 @@ export function watchedCollections(payload: Payload): Watched {
 /**
  * The stream's pipeline: only the watched collections; the event's `_id` (its resume token) and
  * the written document's id are kept, of an inserted document and of a content row before its
- * change (its pre-image, ../../migrations/mongodb/…_content_pre_images) only what says whether
+ * change (its pre-image, ./migrations/…_content_pre_images) only what says whether
  * the public sees it, of an update the names of the fields it set or removed and the visibility
  * fields' new values.
  */

@@ -1,6 +1,6 @@
 /**
  * Every index the service needs beside Payload's own, created and awaited by a migration
- * (src/db/migrations/mongodb): a failure stops the start, naming the index. An index of ours
+ * (src/db/mongo/migrations): a failure stops the start, naming the index. An index of ours
  * whose definition changed (IndexOptionsConflict 85 / IndexKeySpecsConflict 86, or a second
  * text index) is replaced, with a log line: a new key pattern built beside the old one first
  * (ensureIndex). A changed definition here needs a

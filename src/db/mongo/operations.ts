@@ -4,7 +4,7 @@ import path from 'node:path'
 
 import type { OperationsPort } from '../ports'
 import { ensurePayloadIndexes } from './indexes'
-import { migrateMongo } from './migrations'
+import { migrateMongo } from './migrate'
 import { nativeClient, nativeDb } from './native'
 import { withPayloadTransactions } from './payloadTransactions'
 import { requirePayloadTransactions, requireReplicaSet, requireReplicaSetInUri, TRANSACTION_OPTIONS } from './transaction'
@@ -40,7 +40,7 @@ export const mongoOperations: OperationsPort = {
         // up what a unique index refuses. They are built by ensurePayloadIndexes, under the lock.
         connectOptions: { autoIndex: false, ...poolOptions(db.uri), ...(db.name ? { dbName: db.name } : {}) },
         // Where `payload migrate:create` writes (from the project root); the server imports the list statically.
-        migrationDir: path.resolve(process.cwd(), 'src/db/migrations/mongodb'),
+        migrationDir: path.resolve(process.cwd(), 'src/db/mongo/migrations'),
         // Payload's saves read one snapshot and commit with a majority, as the service's own do.
         transactionOptions: TRANSACTION_OPTIONS,
         // Payload's own reads (the admin panel's lists, the Local API) carry the content store's

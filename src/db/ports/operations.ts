@@ -14,7 +14,7 @@ export type OperationsPort = {
   /** True once the database answers a trivial command. */
   ping(payload: Payload): Promise<boolean>
   /**
-   * Before anything else at start-up: the pending migrations (src/db/migrations/<engine>) and
+   * Before anything else at start-up: the pending migrations (src/db/<engine>/migrations) and
    * then `afterMigrate` (bootstrap), both holding a lock across processes, so processes started
    * together take turns; MongoDB checks the replica set and Payload's transactions first and
    * builds Payload's indexes.

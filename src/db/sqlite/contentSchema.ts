@@ -2,7 +2,7 @@
  * Raw SQLite objects beside Payload's tables (named raw_*): list indexes, the tag side table
  * and the FTS5 text index, both kept in sync by triggers so every write path (Payload, admin
  * panel, bulk seed) maintains them, and the change counters behind the content, taxonomy and
- * branding versions. Migrations create them (src/db/migrations/sqlite); start-up checks that
+ * branding versions. Migrations create them (src/db/sqlite/migrations); start-up checks that
  * every one the store relies on is there, and repairs what only data can get wrong: a text
  * index that drifted from the content table is rebuilt, and the planner's statistics are
  * gathered once.

@@ -1,5 +1,5 @@
 /**
- * The follow-up outbox's table on SQLite (a raw_ table, a migration's: src/db/migrations/sqlite)
+ * The follow-up outbox's table on SQLite (a raw_ table, a migration's: src/db/sqlite/migrations)
  * and its reads. Its writes are plans (src/db/workflow/followUpOutbox.ts, ./planApplier): jobs
  * are queued in the decision's own transaction, and a claim is one UPDATE … RETURNING under the
  * write lock, so of any number of connections or processes exactly one gets a given row.

@@ -8,7 +8,7 @@ import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports'
 import { closeConnection, sqliteFileOf, statement } from './connection'
-import { migrateSqlite } from './migrations'
+import { migrateSqlite } from './migrate'
 import { BUSY_TIMEOUT_MS, writesTo } from './writes'
 
 function sqliteFile(uri: string): string {
@@ -21,7 +21,7 @@ function sqliteFile(uri: string): string {
 export const configuredFile = () => sqliteFileOf(getConfig().database.uri)
 
 /** From the project root (npm scripts, tests and the server run there). */
-const SQLITE_MIGRATION_DIR = path.resolve(process.cwd(), 'src/db/migrations/sqlite')
+const SQLITE_MIGRATION_DIR = path.resolve(process.cwd(), 'src/db/sqlite/migrations')
 
 /**
  * Payload's adapter with transactions on: every save (its row and its relationship rows) is one

@@ -3,7 +3,7 @@ import type { RateLimitHit } from '../authTypes'
 import { statement } from './connection'
 import { DAY_MS } from '../../platform/time'
 
-// raw_rate_limits is created by a migration (src/db/migrations/sqlite).
+// raw_rate_limits is created by a migration (src/db/sqlite/migrations).
 const HIT = `INSERT INTO raw_rate_limits (key, points, reset_at) VALUES (?, 1, ?)
   ON CONFLICT(key) DO UPDATE SET
     points = CASE WHEN raw_rate_limits.reset_at <= ? THEN 1 ELSE raw_rate_limits.points + 1 END,

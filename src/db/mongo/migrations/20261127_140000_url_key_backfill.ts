@@ -8,9 +8,9 @@
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 
 import { generationsOf } from '../../freshness'
-import { payloadCollection } from '../../mongo/native'
-import type { ContentDoc } from '../../mongo/documents'
-import { backfillUrlKeys } from '../../mongo/urlKeys'
+import { payloadCollection } from '../native'
+import type { ContentDoc } from '../documents'
+import { backfillUrlKeys } from '../urlKeys'
 
 export async function up({ payload }: MigrateUpArgs): Promise<void> {
   const keyed = await backfillUrlKeys(payloadCollection<ContentDoc>(payload, 'content'))

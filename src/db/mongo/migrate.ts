@@ -1,11 +1,11 @@
 /**
- * MongoDB's start-up schema step: the checked-in migrations (src/db/migrations/mongodb: the
+ * MongoDB's start-up schema step: the checked-in migrations (src/db/mongo/migrations: the
  * service's indexes, data clean-ups Payload's indexes need) under the cross-process lock
  * (./migrationLock). Payload's own indexes follow its collections and are built after them.
  */
 import type { Payload } from 'payload'
 
-import { migrations } from '../migrations/mongodb'
+import { migrations } from './migrations'
 import { migrateUnderLock, type MigrationFile } from '../migrationRun'
 import type { Db } from 'mongodb'
 

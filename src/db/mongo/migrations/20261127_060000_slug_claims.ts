@@ -12,7 +12,7 @@
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 import { type AnyBulkWriteOperation, ObjectId } from 'mongodb'
 
-import { collectionName, nativeDb } from '../../mongo/native'
+import { collectionName, nativeDb } from '../native'
 
 type Claim = { _id: ObjectId; slug: string; entity: 'content' | 'tag' | 'surface'; owner: string }
 type Holder = { _id: ObjectId; slug: string }

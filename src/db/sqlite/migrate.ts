@@ -1,12 +1,12 @@
 /**
- * SQLite's start-up schema step: the checked-in migrations (src/db/migrations/sqlite) under
+ * SQLite's start-up schema step: the checked-in migrations (src/db/sqlite/migrations) under
  * the cross-process lock (./migrationLock), after recognising a database the schema push of
  * the release before made (./migrationBaseline). drizzle-kit is never loaded here: the
  * migrations are SQL, and the baseline compares with PRAGMAs.
  */
 import type { Payload } from 'payload'
 
-import { migrations } from '../migrations/sqlite'
+import { migrations } from './migrations'
 import { migrateUnderLock, type MigrationFile } from '../migrationRun'
 import { connection, statement, tableExists } from './connection'
 import { recordPushedBaseline } from './migrationBaseline'

@@ -7,8 +7,8 @@
  */
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 
-import { ensureServiceIndexes } from '../../mongo/indexes'
-import { nativeDb } from '../../mongo/native'
+import { ensureServiceIndexes } from '../indexes'
+import { nativeDb } from '../native'
 
 export async function up({ payload }: MigrateUpArgs): Promise<void> {
   await ensureServiceIndexes(payload, nativeDb(payload))

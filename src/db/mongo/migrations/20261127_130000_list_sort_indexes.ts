@@ -8,8 +8,8 @@
  */
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 
-import { ensureServiceIndexes } from '../../mongo/indexes'
-import { collectionName, nativeDb } from '../../mongo/native'
+import { ensureServiceIndexes } from '../indexes'
+import { collectionName, nativeDb } from '../native'
 
 export async function up({ payload }: MigrateUpArgs): Promise<void> {
   await ensureServiceIndexes(payload, nativeDb(payload))

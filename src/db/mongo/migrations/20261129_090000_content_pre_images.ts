@@ -10,8 +10,8 @@
  */
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 
-import { serverCode } from '../../mongo/driverErrors'
-import { collectionName, nativeDb } from '../../mongo/native'
+import { serverCode } from '../driverErrors'
+import { collectionName, nativeDb } from '../native'
 
 const NAMESPACE_NOT_FOUND = 26
 const NAMESPACE_EXISTS = 48

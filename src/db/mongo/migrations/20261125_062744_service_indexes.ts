@@ -10,9 +10,9 @@
  */
 import type { MigrateDownArgs, MigrateUpArgs } from '@payloadcms/db-mongodb'
 
-import { ensureServiceIndexes, serviceIndexes } from '../../mongo/indexes'
-import { collectionName, nativeDb } from '../../mongo/native'
-import { dropDuplicateNotificationsMongo } from '../../mongo/notificationDuplicates'
+import { ensureServiceIndexes, serviceIndexes } from '../indexes'
+import { collectionName, nativeDb } from '../native'
+import { dropDuplicateNotificationsMongo } from '../notificationDuplicates'
 
 export async function up({ payload }: MigrateUpArgs): Promise<void> {
   const db = nativeDb(payload)
