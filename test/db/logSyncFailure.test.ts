@@ -184,7 +184,7 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     expect(syncs).toBe(1)
   })
 
-  it('a process out of file descriptors waits for one to sync with; past the wait that write answers 503, and writes go on', async () => {
+  it('the log stays open between syncs; a process out of file descriptors waits for one to open its log with; past the wait that write answers 503, and writes go on', async () => {
     // A process of its own under a low descriptor limit: this one's limit is not for a test to take.
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fd-shortage-')), 'short.db')
     const child = path.join(import.meta.dirname, '../support/fdShortageChild.ts')
@@ -197,12 +197,16 @@ describe.runIf(sqlite)('a log sync that fails', () => {
     })
     const seen = JSON.parse(stdout.trim().split('\n').at(-1)!)
     expect(seen.taken).toBeGreaterThan(0)
+    // The log opened by the first write is synced again with no descriptor to spare.
+    expect(seen.kept).toBe('answered')
     expect(seen.first).toBe('answered')
     expect(seen.firstMs).toBeGreaterThanOrEqual(90)
     expect(seen.second).toEqual({ status: 503, code: 'service.unavailable', details: { committed: true }, retryAfter: '5' })
     expect(seen.stopped).toBe(false)
     expect(seen.third).toBe('answered')
     // Every write committed, the unconfirmed one included.
-    expect(seen.rows).toEqual([[0], [1], [2], [3]])
+    expect(seen.rows).toEqual([[[0], [1]], [[1]], [[1], [2]]])
+    // Each log opened once, never per write (the refused one at its second write, descriptors back).
+    expect(seen.opened).toEqual([1, 1, 1])
   })
 })

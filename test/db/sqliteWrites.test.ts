@@ -4,7 +4,7 @@
  * durability is not another file's. The service's own connection (src/db/sqlite/connection) is
  * one object per file too.
  */
-import { mkdtempSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -65,6 +65,31 @@ describe('the write path, one object per file', () => {
     expect(writesTo(b.file).stopped).toBeUndefined()
     await writesTo(b.file).under(() => b.db.prepare('INSERT INTO t (n) VALUES (1)').run())
     expect(count(b.db)).toBe(1)
+  })
+})
+
+describe("the log's sync", () => {
+  it('keeps the log open between syncs, and opens the new one once SQLite removed it (every connection closed) and made another', async () => {
+    let { file, db } = freshFile('kept-log')
+    const writes = writesTo(file)
+    const insert = (n: number) => writes.under(() => db.prepare('INSERT INTO t (n) VALUES (?)').run(n))
+    for (let n = 0; n < 5; n++) await insert(n)
+    expect(writes.log.done).toBe(5)
+    expect(writes.log.opened).toBe(1)
+    // The log folded whole and removed, as SQLite removes it when the last connection closes (libsql
+    // leaves it: removed here); the next write makes a new file under the same name.
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    db.close()
+    rmSync(`${file}-wal`)
+    db = new Database(file)
+    await insert(5)
+    expect(existsSync(`${file}-wal`)).toBe(true)
+    expect(writes.log.opened).toBe(2)
+    await insert(6)
+    expect(writes.log.opened).toBe(2)
+    expect(count(db)).toBe(7)
+    await writes.close()
+    db.close()
   })
 })
 

@@ -10,9 +10,13 @@
  * survives a power loss, as with FULL.
  *
  * Group commit: writes committed while a sync runs share the next one (begun after their
- * commits, so it covers them); one sync at a time per file.
+ * commits, so it covers them); one sync at a time per file. The log stays open between syncs: an
+ * open and a close around each sync were two more turns of the thread pool that every write's
+ * answer waited for, each a whole turn of the loop behind the reads under load
+ * (docs/benchmarks.md, *The mixed row in every shape*).
  */
-import { open } from 'node:fs/promises'
+import { fstatSync } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -50,13 +54,31 @@ async function syncFile(name: string): Promise<void> {
   }
 }
 
+/**
+ * Whether a kept handle's file is gone from its directory. SQLite deletes the log when the last
+ * connection to the database closes, and the next one makes a new file under the same name:
+ * syncing the old one would promise nothing. An fstat of an open descriptor reads the inode in
+ * memory (no disk, microseconds): checked before each sync, on this thread.
+ */
+const removed = (handle: FileHandle): boolean => {
+  try {
+    return fstatSync(handle.fd).nlink === 0
+  } catch {
+    return true
+  }
+}
+
 /** One file's log syncs: one at a time, writes committed while one runs sharing the next. */
 export class LogSync {
   private running: Promise<void> | undefined
   private next: Promise<void> | undefined
   private entrySynced = false
+  /** The log, open since the first sync (while its file is the log's). */
+  private log: FileHandle | undefined
   /** Syncs completed so far (tests read it: a write waited for one). */
   done = 0
+  /** Times the log was opened (once, and again after SQLite made a new one). */
+  opened = 0
 
   constructor(readonly file: string) {}
 
@@ -81,9 +103,25 @@ export class LogSync {
     return run
   }
 
+  /** Lets the kept log go (shutdown). */
+  close(): void {
+    const log = this.log
+    this.log = undefined
+    void log?.close().catch(() => undefined)
+  }
+
+  private async syncLog(): Promise<void> {
+    if (this.log && removed(this.log)) this.close()
+    if (!this.log) {
+      this.log = await openPatiently(`${this.file}-wal`)
+      this.opened += 1
+    }
+    await this.log.sync()
+  }
+
   private async once(): Promise<void> {
     try {
-      await syncFile(`${this.file}-wal`)
+      await this.syncLog()
     } catch (err) {
       // No log (not in WAL mode, or the last connection removed it at close): nothing to sync.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
