@@ -19,6 +19,7 @@ resolvePackageImportsQuickly()
 const config = configOrExit()
 
 const { runServer } = await import('./server/run')
+const { WARM_PATHS } = await import('./server/warmRoutes')
 
 // The primary of a cluster never calls this: only serving processes load Next and Payload.
 await runServer(config, async () => {
@@ -58,5 +59,7 @@ await runServer(config, async () => {
         ),
     },
     other: (req, res) => handle(req, res),
+    // Next loads these routes' code on their first request: asked once before listening (server/warmRoutes).
+    warm: WARM_PATHS,
   }
 })

@@ -22,6 +22,7 @@ import { collectQueueDepth, observeRequest } from '../src/platform/metrics'
 import { beginDraining } from '../src/startup/readiness'
 import { answerPrimaryScrapes } from './clusterMetrics'
 import { METRICS_HOST, metricsOnMainPort, metricsServer } from './metricsEndpoint'
+import { warmRoutes } from './warmRoutes'
 
 /** A handler may answer asynchronously: a promise it returns is watched (see `answered`). */
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
@@ -44,8 +45,12 @@ function answered(handler: Handler, req: IncomingMessage, res: ServerResponse): 
   }
 }
 
-/** What the entry point builds: Payload started, the API handler, the reference paths (/openapi.json, /docs), and the rest (Next). */
-export type App = { payload: Payload; api: ApiHandler; reference?: PathHandler; other: Handler }
+/**
+ * What the entry point builds: Payload started, the API handler, the reference paths
+ * (/openapi.json, /docs), the rest (Next), and the paths of the rest to ask once before listening
+ * (./warmRoutes).
+ */
+export type App = { payload: Payload; api: ApiHandler; reference?: PathHandler; other: Handler; warm?: readonly string[] }
 
 const IDLE_SWEEP_MS = 100
 
@@ -74,6 +79,8 @@ export async function serve(config: AppConfig, load: () => Promise<App>): Promis
   logCrashes()
   const log = logger()
   const app = await startOrExit(config, load)
+  // Listening warm: no user's request loads a route's code (./warmRoutes).
+  if (app.warm?.length) await warmRoutes(app.warm, (req, res) => answered(app.other, req, res))
   collectQueueDepth(() => engine().followUpDepth(app.payload, new Date()))
   if (cluster.isWorker) answerPrimaryScrapes()
 

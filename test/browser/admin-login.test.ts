@@ -18,6 +18,16 @@ describe('admin panel in Chromium', () => {
     await server?.stop()
   })
 
+  it('listened warm: the routes whose code Next loads on a first request were asked once before it listened (server/warmRoutes)', () => {
+    const lines = server.logs.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string; path?: string; status?: number })
+    const warmed = lines.filter((l) => l.msg === 'server.route_warmed')
+    expect(warmed.map((l) => [l.path, l.status])).toEqual([
+      ['/api/users/me', 200],
+      ['/admin/login', 200],
+    ])
+    expect(lines.findIndex((l) => l.msg === 'server.route_warmed')).toBeLessThan(lines.findIndex((l) => l.msg === 'server.listening'))
+  })
+
   it('renders the login page', async () => {
     const page = await browser.newPage()
     const res = await page.goto(`${server.baseUrl}/admin`)
