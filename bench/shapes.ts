@@ -14,12 +14,26 @@
  * `8x1,32x1,64x1,8x2,32x2,64x2`).
  */
 import { execSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 
-import { base, buildIsStale, CPUS, env, GENERATOR, ITEMS, log, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
+import { base, buildIsStale, CPUS, env, GENERATOR, ITEMS, log, logDir, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
 import { mixedPhases, mixedTable, PHASES, serverGauges, type MixedResult } from './mixed'
 
 type Shape = { connections: number; workers: number }
+
+/** Once `count` serving processes logged server.listening in the server's captured stdout. */
+async function workersListening(logName: string, count: number): Promise<void> {
+  const file = path.join(logDir, `${logName}.log`)
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+    if ((text.match(/"msg":"server\.listening"/g) ?? []).length >= count) return
+    if (Date.now() > deadline) throw new Error(`${count} workers did not all listen in time`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
 
 const SHAPES: Shape[] = (process.env.BENCH_SHAPES ?? '8x1,32x1,64x1,8x2,32x2,64x2').split(',').map((s) => {
   const [connections, workers] = s.trim().split('x').map(Number)
@@ -72,6 +86,9 @@ async function main() {
     const name = `${shape.connections} connections, WEB_CONCURRENCY=${shape.workers}`
     const server = start(`server-${shape.connections}x${shape.workers}`, 'npm', ['start'], { WEB_CONCURRENCY: String(shape.workers) })
     await waitFor(`${api}/ready`, 300_000)
+    // Every worker listening, not only the first to answer: a worker still starting (its search
+    // corpus read, its routes warmed) holds its own loop, which the cluster's longest delay reports.
+    await workersListening(`server-${shape.connections}x${shape.workers}`, shape.workers)
     log(`${name}: server up`)
     const login = await fetch(`${api}/auth/login`, {
       method: 'POST',
