@@ -69,6 +69,34 @@ describe('the write path, one object per file', () => {
 })
 
 describe("the log's sync", () => {
+  it("a counter's write (a rate-limit hit) is answered at its commit, its sync behind it; a sync that fails behind it still stops writes", async () => {
+    const { file, db } = freshFile('counted')
+    const writes = writesTo(file)
+    const syncs: { resolve: () => void; reject: (err: Error) => void }[] = []
+    writes.gate.setDurability(() => new Promise<void>((resolve, reject) => syncs.push({ resolve, reject })))
+    const insert = (n: number) => () => db.prepare('INSERT INTO t (n) VALUES (?)').run(n)
+    // Answered while its sync is still running.
+    await writes.counted(insert(1))
+    expect(syncs).toHaveLength(1)
+    expect(count(db)).toBe(1)
+    // A write a caller is told was saved waits for its own sync.
+    let saved = false
+    const save = writes.under(insert(2)).then(
+      () => (saved = true),
+      (err: unknown) => err,
+    )
+    while (syncs.length < 2) await new Promise((resolve) => setTimeout(resolve, 5))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(saved).toBe(false)
+    // The counter's sync fails behind it: writes stop; the save's own sync succeeding after it promises nothing.
+    syncs[0]!.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }))
+    while (!writes.stopped) await new Promise((resolve) => setTimeout(resolve, 5))
+    syncs[1]!.resolve()
+    expect(await save).toMatchObject({ status: 503, code: 'service.unavailable', details: { committed: true } })
+    await expect(writes.counted(insert(3))).rejects.toMatchObject({ status: 503, details: undefined })
+    expect(count(db)).toBe(2)
+  })
+
   it('keeps the log open between syncs, and opens the new one once SQLite removed it (every connection closed) and made another', async () => {
     let { file, db } = freshFile('kept-log')
     const writes = writesTo(file)

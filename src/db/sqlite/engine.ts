@@ -41,7 +41,8 @@ export const sqliteEngine: EngineOps = {
   contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), (view) => generation(payload, VIEW_DOMAIN[view]), () => rowFreshness(payload))),
   listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(configuredFile(), contentId),
   followUpDepth: async (_payload, now) => followUpDepthSqlite(configuredFile(), now),
-  hitRateLimit: (_payload, key, points, durationSeconds) => underWriteGate(() => hitRateLimitSqlite(configuredFile(), key, points, durationSeconds)),
+  // A counter: answered at its commit, its log synced behind it (./writes `counted`).
+  hitRateLimit: (_payload, key, points, durationSeconds) => writesTo(configuredFile()).counted(() => hitRateLimitSqlite(configuredFile(), key, points, durationSeconds)),
   startChangeFeed: sqliteChangeFeed(configuredFile),
   // Writers queue (busy_timeout, the write gate) instead of failing.
   isTransient: () => false,

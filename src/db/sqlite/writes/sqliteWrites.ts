@@ -32,6 +32,17 @@ export class SqliteWrites {
     return this.gate.run(write)
   }
 
+  /**
+   * A counter's write (a rate-limit hit) as this file's writer, answered once committed: its log is
+   * synced behind it, by its own sync or the next write's. No caller is told it was saved, so it
+   * need not wait for the disk: a power cut can lose the last hits not yet synced (a process crash
+   * loses nothing: the log is in the OS), which lowers a counter and refuses no one wrongly. A
+   * submission or an approval counts a hit first, then saves: one sync fewer before its answer.
+   */
+  counted<T>(write: () => T | Promise<T>): Promise<T> {
+    return this.gate.run(write, { answerAtCommit: true })
+  }
+
   /** Why writes are refused (a failed log sync, until a restart), if they are. */
   get stopped(): ApiError | undefined {
     return this.gate.stopped

@@ -135,8 +135,12 @@ export class WriteGate {
     }
   }
 
-  /** Runs `write` (usually synchronous SQL on the service's connection) holding the gate. */
-  async run<T>(write: () => T | Promise<T>): Promise<T> {
+  /**
+   * Runs `write` (usually synchronous SQL on the service's connection) holding the gate, answered
+   * once durable; with `answerAtCommit`, once committed: its log's sync runs behind it (a failed
+   * one still stops writes), for a write no caller is told was saved (./sqliteWrites `counted`).
+   */
+  async run<T>(write: () => T | Promise<T>, { answerAtCommit = false }: { answerAtCommit?: boolean } = {}): Promise<T> {
     const release = await this.acquire()
     let result: T
     try {
@@ -145,7 +149,9 @@ export class WriteGate {
       void release(false)
       throw err
     }
-    await release()
+    const durable = release()
+    if (answerAtCommit) durable.catch(() => undefined)
+    else await durable
     return result
   }
 
