@@ -28,20 +28,16 @@ async function chain(steps: number, ms: number, run: (step: () => Promise<void>)
 }
 
 describe('statements in slices of the event loop', () => {
+  // Held by statements counted, not by a clock: a process the machine descheduled is not a blocked
+  // loop (the delay in milliseconds is npm run bench's to report).
   it('a timer due during a 60 ms chain of statements runs within a couple of slices, not after the chain', async () => {
     const done: number[] = []
     let stepsWhenTimerRan = -1
-    let lag = 0
-    const armed = performance.now()
-    setTimeout(() => {
-      stepsWhenTimerRan = done.length
-      lag = performance.now() - armed
-    }, 0)
+    setTimeout(() => (stepsWhenTimerRan = done.length), 0)
     await chain(30, 2, inSlices, done)
     expect(done).toHaveLength(30)
     expect(stepsWhenTimerRan).toBeGreaterThanOrEqual(0)
     expect(stepsWhenTimerRan, 'statements run before the timer').toBeLessThan(15)
-    expect(lag).toBeLessThan(40)
   })
 
   it('a save is not starved by the page reads waiting for the same turns: it gets a slice of its own in each', async () => {
