@@ -18,7 +18,7 @@ import { execSync, type ChildProcess } from 'node:child_process'
 import os from 'node:os'
 
 import { progress } from '../scripts/progress'
-import { buildIsStale, CONNECTIONS, CPUS, env, GENERATOR, ITEMS, log, measureWindow, MIXED_METRICS_TOKEN, PORT, root, runLoad, runMain, showProgress, start, stop, TAGS, waitFor, writeResult, type Row } from './harness'
+import { adminToken, buildIsStale, CONNECTIONS, CPUS, env, GENERATOR, ITEMS, log, measureWindow, MIXED_METRICS_TOKEN, PORT, root, runLoad, runMain, showProgress, start, stop, TAGS, waitFor, writeResult, type Row } from './harness'
 import { readMix, writers, type MixedPhase } from './mixed'
 
 /** Every cache a request on SQLite can meet (docs/architecture.md's table; the corpus is the ranker's index, not a cache to go without). */
@@ -72,12 +72,8 @@ async function main() {
   const on: Side = { name: 'every cache', base: `http://127.0.0.1:${PORT}`, pid: onServer.pid! }
   await waitFor(`${on.base}/api/v1/ready`, 300_000)
   const api = `${on.base}/api/v1`
-  const login = await fetch(`${api}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
-  })
-  const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken
+  const token = await adminToken(api)
+  if (!token) throw new Error('the bench admin could not sign in')
   const tags = ((await (await fetch(`${api}/tags?limit=20`)).json()) as { data: { slug: string }[] }).data.map((t) => t.slug)
   const { GENERAL } = await import('../src/seed/seed')
   const queries = Array.from({ length: 100 }, (_, i) => `${GENERAL[(i * 37) % GENERAL.length]} ${GENERAL[(i * 53 + 11) % GENERAL.length]}`)

@@ -384,6 +384,16 @@ export function buildIsStale(): boolean {
     .some((p) => existsSync(p) && newer(p))
 }
 
+/** The bench admin's access token from `api`'s login (undefined when it could not sign in). */
+export async function adminToken(api: string): Promise<string | undefined> {
+  const login = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
+  })
+  return ((await login.json().catch(() => ({}))) as { data?: { accessToken?: string } }).data?.accessToken
+}
+
 /** Prints a run's markdown and writes it to bench/results/<BENCH_RESULT, else `name`>. */
 export function writeResult(md: string, name: string): void {
   process.stdout.write(`${md}\n`)

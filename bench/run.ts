@@ -33,7 +33,7 @@ import path from 'node:path'
 import { progress } from '../scripts/progress'
 import { mixedPhases, mixedTable, PHASES, serverGauges } from './mixed'
 import type { ContentDto } from '../src/services/content'
-import { alternate, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runMain, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, writeResult, type Row } from './harness'
+import { adminToken, alternate, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runMain, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, writeResult, type Row } from './harness'
 
 /** The ETag of `url` over a connection of its own, so a cluster's workers answer in turn (fetch would keep one). */
 function etagOnNewConnection(url: string): Promise<string | undefined> {
@@ -112,12 +112,7 @@ async function main() {
   const etag = catalog.headers.get('etag')!
   const platform = ((await catalog.json()) as { data: { platforms: { slug: string }[] } }).data.platforms[0]?.slug
 
-  const adminLogin = await fetch(`${api}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
-  })
-  const apiToken = ((await adminLogin.json().catch(() => ({}))) as { data?: { accessToken?: string } }).data?.accessToken
+  const apiToken = await adminToken(api)
   const login = await fetch(`${base}/api/users/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-import { base, buildIsStale, CPUS, env, GENERATOR, ITEMS, log, logDir, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
+import { adminToken, base, buildIsStale, CPUS, env, GENERATOR, ITEMS, log, logDir, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
 import { mixedPhases, mixedTable, PHASES, serverGauges, type MixedResult } from './mixed'
 
 type Shape = { connections: number; workers: number }
@@ -90,12 +90,8 @@ async function main() {
     // corpus read, its routes warmed) holds its own loop, which the cluster's longest delay reports.
     await workersListening(`server-${shape.connections}x${shape.workers}`, shape.workers)
     log(`${name}: server up`)
-    const login = await fetch(`${api}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: env.BOOTSTRAP_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD }),
-    })
-    const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken
+    const token = await adminToken(api)
+    if (!token) throw new Error('the bench admin could not sign in')
     const tags = ((await (await fetch(`${api}/tags?limit=20`)).json()) as { data: { slug: string }[] }).data.map((t) => t.slug)
     const results = await mixedPhases({
       api,
