@@ -11,6 +11,7 @@
  */
 import client, { type Metric } from 'prom-client'
 import { noteLookup } from './cacheTrace'
+import { takeLoopHold } from './loopHold'
 
 export const registry = client.register
 
@@ -18,6 +19,26 @@ export const registry = client.register
 export type MetricsText = { contentType: string; body: string }
 
 client.collectDefaultMetrics({ register: registry })
+
+// The longest loop delay since the last scrape and the main thread's CPU inside it (./loopHold):
+// together they tell code holding the loop from a process waiting for a core. Across workers the
+// primary keeps each one's largest.
+new client.Gauge({
+  name: 'nodejs_eventloop_delay_longest_seconds',
+  help: 'The longest event-loop delay since the last scrape, wall time (a 10 ms timer late by this much).',
+  aggregator: 'max',
+  collect() {
+    const hold = takeLoopHold()
+    this.set(hold.delayMs / 1000)
+    loopHoldCpu.set(hold.cpuInDelayMs / 1000)
+  },
+})
+// Registered after the delay, whose collect sets it: the registry reads metrics in order.
+const loopHoldCpu = new client.Gauge({
+  name: 'nodejs_eventloop_delay_longest_cpu_seconds',
+  help: "The main thread's CPU time within the longest event-loop delay since the last scrape (nodejs_eventloop_delay_longest_seconds).",
+  aggregator: 'max',
+})
 
 /** A count kept in a plain number, added to its prom-client counter when metrics are read. */
 type Tally<Labels> = { labels: Labels; count: number; reported: number }
