@@ -21,25 +21,52 @@ const SLICE_MS = 8
  */
 export type SliceKind = 'read' | 'write'
 
-let turnStarted = 0
-let writesStarted: number | undefined
-let inTurn = false
+/**
+ * The turn the statements run in: opened by the first statement asked for in a turn of the loop,
+ * closed in that turn's check phase (setImmediate) when no statement waits. When some do, they
+ * start the next slice from a check phase, and that turn stays open until the check phase after:
+ * the requests the next poll phase takes share its slice. A turn opened outside a check phase
+ * (the first statements after a quiet moment) hands its waiters to the next loop iteration's
+ * check phase: woken in its own, they began a second slice in the same iteration, two slices of
+ * each kind before a timer could run (test/db/loopSlices.test.ts).
+ */
+type Turn = { started: number; writesStarted: number | undefined; openedInCheck: boolean }
 
-/** Undefined while this turn has time left for `kind`; else a promise of the next turn. */
+let turn: Turn | undefined
+let waiting: (() => void)[] = []
+
+function open(now: number, inCheck: boolean): Turn {
+  const opened: Turn = { started: now, writesStarted: undefined, openedInCheck: inCheck }
+  turn = opened
+  // From a poll (or timers) phase: this iteration's check phase; from a check phase: the next one's.
+  setImmediate(close)
+  return opened
+}
+
+function close(): void {
+  if (waiting.length === 0) {
+    turn = undefined
+    return
+  }
+  if (!turn!.openedInCheck) {
+    // Its waiters waited out this iteration's slice: they start the next iteration's.
+    turn!.openedInCheck = true
+    setImmediate(close)
+    return
+  }
+  open(performance.now(), true)
+  const woken = waiting
+  waiting = []
+  for (const wake of woken) wake()
+}
+
+/** Undefined while this turn has time left for `kind`; else a promise of a later turn. */
 export function nextSlice(kind: SliceKind = 'read'): Promise<void> | undefined {
   const now = performance.now()
-  if (!inTurn) {
-    inTurn = true
-    turnStarted = now
-    writesStarted = undefined
-    // Runs once the current phase's callbacks are done: the next statement starts a new slice.
-    setImmediate(() => {
-      inTurn = false
-    })
-  }
-  if (kind === 'write') writesStarted ??= now
-  if (now - (kind === 'write' ? writesStarted! : turnStarted) < SLICE_MS) return undefined
-  return new Promise((resolve) => setImmediate(resolve))
+  const current = turn ?? open(now, false)
+  if (kind === 'write') current.writesStarted ??= now
+  if (now - (kind === 'write' ? current.writesStarted! : current.started) < SLICE_MS) return undefined
+  return new Promise((resolve) => waiting.push(resolve))
 }
 
 /**

@@ -40,6 +40,33 @@ describe('statements in slices of the event loop', () => {
     expect(stepsWhenTimerRan, 'statements run before the timer').toBeLessThan(15)
   })
 
+  it('a turn of the loop runs one slice of reads, also when it began outside a check phase', async () => {
+    // A slice begun in a timers or poll phase (the first statements after a quiet moment) woke its
+    // waiters by setImmediate, in the check phase of the same loop iteration, and they began a
+    // second slice there: two slices before the next timer. Counted between two timers, not timed.
+    const done: number[] = []
+    const chains: Promise<void>[] = []
+    const perTurn: number[] = []
+    let last = 0
+    let ticks = 0
+    const tick = () => {
+      perTurn.push(done.length - last)
+      last = done.length
+      // A new request each turn, outside the check phase: a read of 8 statements, two slices long.
+      if (++ticks <= 20) {
+        chains.push(chain(8, 2, inSlices, done))
+        setTimeout(tick, 0)
+      }
+    }
+    setTimeout(tick, 0)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    while (ticks <= 20) await Promise.all([...chains, new Promise((resolve) => setTimeout(resolve, 5))])
+    await Promise.all(chains)
+    expect(done).toHaveLength(160)
+    // An 8 ms slice of 2 ms statements: 4, or 5 with the one that crosses the slice's end.
+    expect(Math.max(...perTurn), `statements per turn: ${perTurn.join(' ')}`).toBeLessThanOrEqual(5)
+  })
+
   it('a save is not starved by the page reads waiting for the same turns: it gets a slice of its own in each', async () => {
     // After a write, every hot search is ranked again: many reads, each a few ms, wait for turns.
     // A save's statements beside them (its write gate and transaction held) must not wait behind
