@@ -49,18 +49,17 @@ describe('statements in slices of the event loop', () => {
     const perTurn: number[] = []
     let last = 0
     let ticks = 0
-    const tick = () => {
-      perTurn.push(done.length - last)
-      last = done.length
-      // A new request each turn, outside the check phase: a read of 8 statements, two slices long.
-      if (++ticks <= 20) {
+    await new Promise<void>((ticked) => {
+      const tick = () => {
+        perTurn.push(done.length - last)
+        last = done.length
+        if (++ticks > 20) return ticked()
+        // A new request each turn, outside the check phase: a read of 8 statements, two slices long.
         chains.push(chain(8, 2, inSlices, done))
         setTimeout(tick, 0)
       }
-    }
-    setTimeout(tick, 0)
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    while (ticks <= 20) await Promise.all([...chains, new Promise((resolve) => setTimeout(resolve, 5))])
+      setTimeout(tick, 0)
+    })
     await Promise.all(chains)
     expect(done).toHaveLength(160)
     // An 8 ms slice of 2 ms statements: 4, or 5 with the one that crosses the slice's end.
