@@ -19,4 +19,4 @@ RUN mkdir -p /app/data/media /app/.next/cache \
 USER node
 EXPOSE 3000
 # The server compiled by `npm run build` (scripts/build-server.mjs): plain node, no transpiler.
-CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=4", "--heap-growing-percent=50", "dist/server.js"]
+CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=4", "--heap-growing-percent=50", "--no-allocation-site-pretenuring", "dist/server.js"]

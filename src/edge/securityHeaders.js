@@ -56,6 +56,8 @@ export function securityHeaders(options = {}) {
 
 /** Payload's route for an upload collection's files (`/api/media/file/logo.svg`), by path. */
 const UPLOAD_FILE_PATH = /^\/api\/[^/]+\/file\//i
+/** The path (up to `?` or `#`) holds `file`, a `%`, or a character outside printable ASCII (a tab, a space, a non-ASCII letter). */
+const MAY_NAME_FILE_ROUTE = /^[^?#]*?(?:file|%|[^\x21-\x7e])/i
 
 /**
  * Whether a request target reaches an upload collection's file route as the server serves it:
@@ -67,6 +69,9 @@ const UPLOAD_FILE_PATH = /^\/api\/[^/]+\/file\//i
  * @returns {boolean}
  */
 export function isUploadFilePath(target) {
+  // Most targets cannot spell the route: without `file`, an escape or a character the URL parser
+  // drops or rewrites in their path, no decoding makes one (the walk below allocates per request).
+  if (!MAY_NAME_FILE_ROUTE.test(target)) return false
   let pathname
   try {
     pathname = new URL(target, 'http://localhost').pathname
