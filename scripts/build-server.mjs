@@ -6,7 +6,13 @@
  * still loads only what it needs. Type errors are not this step's job: `npm run typecheck`
  * (and the test suite's typecheck) refuse them before anything ships.
  */
+import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
+
+// The output directory (dist/; a test passes its own). esbuild adds each build's hashed chunks
+// beside the last build's and never removes any: emptied first, it holds this build's only.
+const outdir = process.argv[2] ?? 'dist'
+rmSync(outdir, { recursive: true, force: true })
 
 await build({
   // The server, and the operator's scripts that run where the server runs (the image has no tsx).
@@ -16,7 +22,7 @@ await build({
     'scripts/restore': 'scripts/restore.ts',
     'scripts/migrate': 'scripts/migrate.ts',
   },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',

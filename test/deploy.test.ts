@@ -5,7 +5,7 @@
  * everything the app writes, starting with runtime dependencies only.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { MongoClient } from 'mongodb'
@@ -205,6 +205,20 @@ describe('Dockerfile', () => {
     // The operator's scripts that run beside it are compiled too.
     expect(pkg.scripts.backup).toBe('node dist/scripts/backup.js')
     expect(pkg.scripts.restore).toBe('node dist/scripts/restore.js')
+  })
+
+  it("builds the server into an emptied directory: no earlier build's chunks beside this one's, and none sent to the image's build", () => {
+    const outdir = mkdtempSync(path.join(os.tmpdir(), 'server-build-'))
+    const stale = path.join(outdir, 'chunks', 'engine-STALE000.js')
+    mkdirSync(path.dirname(stale), { recursive: true })
+    writeFileSync(stale, 'export {}\n')
+    const run = spawnSync(process.execPath, ['scripts/build-server.mjs', outdir], { cwd: root, encoding: 'utf8' })
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' })
+    expect(existsSync(path.join(outdir, 'server.js'))).toBe(true)
+    expect(existsSync(stale)).toBe(false)
+    // A local dist/ (this machine's builds) is not part of the image's context: the image builds its own.
+    const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim())
+    expect(ignored).toContain('dist')
   })
 
   it("keeps V8 from pretenuring the request's objects, with a flag this Node still takes", () => {
