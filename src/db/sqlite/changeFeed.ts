@@ -3,9 +3,10 @@
  * transaction of any process (./contentSchema), are read after each write of this process
  * (its write gate lets go: a client reads its own write at once) and every POLL_MS, so a
  * write by another process, a script or a shell is seen within POLL_MS plus the event loop's
- * delay. One indexed read of three rows, ~100 times a second (a few microseconds each), instead of
- * one per request; at 10 ms the stated bound (50 ms) keeps its margin on a loaded machine
- * (docs/benchmarks.md, *Measurements behind the code*). When `all_content` moved, the content
+ * delay; at 10 ms the stated bound (50 ms) keeps its margin on a loaded machine. A look whose
+ * WAL index header (./walIndexHeader) is the one the last look saw has nothing to read: no
+ * process committed since, and the counters' statement is skipped (docs/benchmarks.md,
+ * *Measurements behind the code*). When `all_content` moved, the content
  * rows written since the last look are read from raw_content_row_changes and marked (their
  * cached pages and items are read again); a record that no longer reaches back, or a bulk
  * load's NULL, marks every row.
@@ -13,6 +14,7 @@
 import type { ChangeFeedPort } from '../ports'
 import { DOMAINS, type Domain } from '../freshness'
 import { statement } from './connection'
+import { WalIndexHeader } from './walIndexHeader'
 import { writesTo } from './writes'
 
 export const POLL_MS = 10
@@ -61,7 +63,10 @@ export function sqliteChangeFeed(file: () => string): ChangeFeedPort['startChang
   return (_payload, sink) => {
     let last: Counters | undefined
     let lastRow: number | undefined
+    const header = WalIndexHeader.of(file())
     const check = () => {
+      // Read before the counters: a commit after this read moves the header the next look reads.
+      if (!header.moved() && last) return
       let now: Counters
       try {
         now = readCounters(file())
