@@ -46,12 +46,28 @@ export const answerSerializer = {
 
   /** The bytes a cache keeps, and the ETag where one is asked for. */
   serialize(data: unknown, pagination?: unknown, options: SerializeOptions = {}): SerializedAnswer {
-    const dataJson = json(data ?? null)
-    const etag = options.etagOverData ? weakEtag(dataJson) : options.etag
-    // Encoded once, head included, so writing it needs no copy (a one-off answer pays one encoding).
-    const envelopeStart = Buffer.from(ENVELOPE_HEAD + membersText(dataJson, pagination), 'utf8')
-    return { envelopeStart, etag }
+    return encoded(json(data ?? null), pagination, options)
   },
+
+  /** One list item's JSON, for `serializeList`: a caller may keep it and hand it in again. */
+  item(data: object): string {
+    return json(data)
+  },
+
+  /**
+   * A list's bytes from its items' JSON (each from `item`): the bytes `serialize` writes for the
+   * array of those items, without serializing again an item whose JSON the caller kept.
+   */
+  serializeList(itemsJson: readonly string[], pagination?: unknown): SerializedAnswer {
+    return encoded(`[${itemsJson.join(',')}]`, pagination, {})
+  },
+}
+
+function encoded(dataJson: string, pagination: unknown, options: SerializeOptions): SerializedAnswer {
+  const etag = options.etagOverData ? weakEtag(dataJson) : options.etag
+  // Encoded once, head included, so writing it needs no copy (a one-off answer pays one encoding).
+  const envelopeStart = Buffer.from(ENVELOPE_HEAD + membersText(dataJson, pagination), 'utf8')
+  return { envelopeStart, etag }
 }
 
 /** How much a kept answer weighs in a byte-bounded cache. */

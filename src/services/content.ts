@@ -13,6 +13,7 @@ import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, type ContentField, type ContentFie
 import { engine, type ContentFilter, type ContentRecord, type Domain } from '../db/engine'
 import { VersionedCache } from '../db/freshness'
 import { getConfig } from '../platform/config'
+import { cacheCounter } from '../platform/metrics'
 import { ApiError, forbidden } from '../platform/errors'
 import { answerBytes, answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
 import { servedUrl } from '../platform/urlPolicy'
@@ -86,18 +87,57 @@ function approvedSinceOf(p: ListParams, now: Date): string | undefined {
   return hours ? new Date(Math.floor(now.getTime() / 60_000) * 60_000 - hours * 3_600_000).toISOString() : undefined
 }
 
+/**
+ * Each record's answer JSON, kept beside the record object for the taxonomy (and public URL) it
+ * was made with. The row records (src/db/freshness/rowRecords) hand a page the same record
+ * object while its row is unmarked and a new one once it changes, so a page answered again after
+ * a write serializes only the rows it had not shown: an approval re-answers every hot page and
+ * search, and their other items were each serialized once already. A page's lookup is a hit when
+ * every item's JSON was kept (as `row_records` counts).
+ */
+const itemJson = new WeakMap<ContentRecord, { taxonomy: Taxonomy; publicUrl: string; json: string }>()
+const itemJsonLookups = cacheCounter('content_item_json')
+
+function itemsJson(records: readonly ContentRecord[], taxonomy: Taxonomy): string[] {
+  const publicUrl = getConfig().branding.publicUrl
+  if (itemJsonLookups.off) {
+    itemJsonLookups.miss()
+    return records.map((r) => answerSerializer.item(toContentDto(r, taxonomy)))
+  }
+  let made = 0
+  const out = records.map((r) => {
+    const kept = itemJson.get(r)
+    if (kept && kept.taxonomy === taxonomy && kept.publicUrl === publicUrl) return kept.json
+    made++
+    const json = answerSerializer.item(toContentDto(r, taxonomy))
+    itemJson.set(r, { taxonomy, publicUrl, json })
+    return json
+  })
+  if (made === 0) itemJsonLookups.hit()
+  else itemJsonLookups.miss()
+  return out
+}
+
+type ContentPageOf = { records: ContentRecord[]; taxonomy: Taxonomy; pagination: Pagination; estimated: boolean }
+
 export async function listContent(
   payload: Payload,
   p: ListParams,
   user: AuthUser | null,
   now = new Date(),
 ): Promise<{ data: ContentDto[]; pagination: Pagination; estimated: boolean }> {
+  const { records, taxonomy, pagination, estimated } = await contentPage(payload, p, user, now)
+  return { data: records.map((r) => toContentDto(r, taxonomy)), pagination, estimated }
+}
+
+/** listContent's page as records, with the taxonomy that turns them into answers. */
+async function contentPage(payload: Payload, p: ListParams, user: AuthUser | null, now: Date): Promise<ContentPageOf> {
   if (p.status !== 'approved' && !canModerate(user)) {
     throw forbidden('Listing content other than approved needs the content.moderate permission.')
   }
   const taxonomy = await getTaxonomy(payload)
   const resolved = resolveFilters(p, taxonomy)
-  const empty = { data: [], pagination: { offset: p.offset, limit: p.limit, total: 0, hasMore: false }, estimated: false }
+  const empty = { records: [], taxonomy, pagination: { offset: p.offset, limit: p.limit, total: 0, hasMore: false }, estimated: false }
   // A search with no usable word (only punctuation) matches nothing.
   if (!resolved || (p.terms && p.terms.terms.length === 0 && p.terms.shortTerms.length === 0)) return empty
 
@@ -117,11 +157,7 @@ export async function listContent(
     limit: p.limit,
     estimate: p.estimate,
   })
-  return {
-    data: page.rows.map((r) => toContentDto(r, taxonomy)),
-    pagination: paginationOf(p, page.rows.length, page.total),
-    estimated: page.estimated,
-  }
+  return { records: page.rows, taxonomy, pagination: paginationOf(p, page.rows.length, page.total), estimated: page.estimated }
 }
 
 /** Visible: approved (or the caller moderates) and active (or the caller may soft-delete). */
@@ -214,8 +250,9 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
     version,
     key,
     async () => {
-      const { data, pagination, estimated } = await listContent(payload, p, user, now)
-      return { answer: answerSerializer.serialize(data, pagination), estimated, ids: data.map((d) => d.id), clock }
+      const { records, taxonomy, pagination, estimated } = await contentPage(payload, p, user, now)
+      const answer = answerSerializer.serializeList(itemsJson(records, taxonomy), pagination)
+      return { answer, estimated, ids: records.map((r) => r.id), clock }
     },
     (kept) => rows.fresh(kept),
   )
