@@ -7,7 +7,7 @@
  * process's commits within the stated bound is test/freshnessBound.test.ts.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Database from 'libsql'
@@ -89,6 +89,43 @@ describe('the WAL index header, as the pinned libsql keeps it', () => {
     header.moved()
     const script = `const Database = require('libsql'); const db = new Database(${JSON.stringify(file)}); db.prepare('INSERT INTO t VALUES (3)').run(); db.close()`
     execFileSync(process.execPath, ['-e', script], { cwd: root })
+    expect(header.moved()).toBe(true)
+  })
+
+  it("a look leaves this process's SQLite locks held: another process still waits for a write transaction open here", () => {
+    // POSIX drops every lock a process holds on a file when it closes any descriptor of that
+    // file: a look that opened and closed the -shm file let another process write beside an
+    // open transaction (found by the two-worker bench as two processes stalled 10 s).
+    const { file, connect } = walDatabase()
+    const writer = connect()
+    const header = WalIndexHeader.of(file)
+    const otherProcessWrites = () => {
+      const script = `const Database = require('libsql'); const db = new Database(${JSON.stringify(file)}); db.exec('PRAGMA busy_timeout = 0'); try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); process.stdout.write('wrote') } catch (err) { process.stdout.write(String(err.code)) } finally { db.close() }`
+      return execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })
+    }
+    expect(otherProcessWrites()).toBe('wrote')
+    writer.exec('BEGIN IMMEDIATE')
+    writer.prepare('INSERT INTO t VALUES (4)').run()
+    expect(otherProcessWrites()).toBe('SQLITE_BUSY')
+    for (let i = 0; i < 3; i++) header.moved()
+    expect(otherProcessWrites()).toBe('SQLITE_BUSY')
+    writer.exec('COMMIT')
+    expect(header.moved()).toBe(true)
+    expect(otherProcessWrites()).toBe('wrote')
+  })
+
+  it('follows the file now at the path: a database put in place of another is read, not the old one', () => {
+    const { file, connect } = walDatabase()
+    connect()
+    const header = WalIndexHeader.of(file)
+    header.moved()
+    for (const db of open.splice(0)) db.close()
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true })
+    const replaced = connect()
+    replaced.exec('CREATE TABLE t (x INTEGER)')
+    header.moved()
+    expect(header.moved()).toBe(false)
+    replaced.prepare('INSERT INTO t VALUES (5)').run()
     expect(header.moved()).toBe(true)
   })
 

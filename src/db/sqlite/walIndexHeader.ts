@@ -9,14 +9,45 @@
  * serving process, and skips the counters' query when the bytes are the ones it saw: a read of a
  * small file instead of a statement (docs/benchmarks.md, *Measurements behind the code*). Any
  * doubt answers "moved": no `-shm` file (not in WAL mode, or not yet opened), an error, a short
- * read, or a read that caught a writer halfway (its bytes differ from the last). The file is
- * opened by its path on every look, so a file put in its place is the one read.
+ * read, or a read that caught a writer halfway (its bytes differ from the last).
+ *
+ * **Its descriptor is never closed.** SQLite locks the `-shm` file with POSIX advisory locks, and
+ * POSIX drops every lock a process holds on a file when the process closes any descriptor of that
+ * file: a look that opened and closed the file let another process write beside a transaction
+ * open here (https://sqlite.org/howtocorrupt.html, 2.2; test/db/walIndexHeader.test.ts). So one
+ * descriptor per file is opened once and kept for the process's life; a file put in its place (a
+ * new inode at the path) gets a descriptor of its own, and the old one is left open.
  * test/db/walIndexHeader.test.ts holds the format to the libsql this repository pins.
  */
-import { closeSync, openSync, readSync } from 'node:fs'
+import { fstatSync, openSync, readSync, statSync } from 'node:fs'
 
 /** Both copies of the header (48 bytes each). */
 const HEADER_BYTES = 96
+
+type Kept = { fd: number; ino: number }
+
+/** The process's descriptors by `-shm` path: opened once, never closed (above). */
+const descriptors = new Map<string, Kept>()
+
+/** A descriptor of the file now at `shmPath`, undefined when there is none. */
+function descriptorOf(shmPath: string): number | undefined {
+  let ino: number
+  try {
+    ino = statSync(shmPath).ino
+  } catch {
+    return undefined
+  }
+  const kept = descriptors.get(shmPath)
+  if (kept?.ino === ino) return kept.fd
+  try {
+    const fd = openSync(shmPath, 'r')
+    // Opened after the stat: keep it under its own inode, which the next look compares.
+    descriptors.set(shmPath, { fd, ino: fstatSync(fd).ino })
+    return fd
+  } catch {
+    return undefined
+  }
+}
 
 export class WalIndexHeader {
   private readonly read = Buffer.alloc(HEADER_BYTES)
@@ -32,17 +63,14 @@ export class WalIndexHeader {
 
   /** False only when the header is byte for byte the one the last call read. */
   moved(): boolean {
-    let length: number
-    try {
-      const fd = openSync(this.shmPath, 'r')
+    const fd = descriptorOf(this.shmPath)
+    let length = 0
+    if (fd !== undefined) {
       try {
         length = readSync(fd, this.read, 0, HEADER_BYTES, 0)
-      } finally {
-        closeSync(fd)
+      } catch {
+        length = 0
       }
-    } catch {
-      this.hasSeen = false
-      return true
     }
     if (length < HEADER_BYTES) {
       this.hasSeen = false
