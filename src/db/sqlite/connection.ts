@@ -8,6 +8,7 @@
  * a SqlReader: rows as arrays, through the prepared-statement cache.
  */
 import Database from 'libsql'
+import { BUSY_TIMEOUT_MS } from './writeLock'
 
 type Db = InstanceType<typeof Database>
 type Statement = Database.Statement<unknown[]>
@@ -66,7 +67,7 @@ export class ServiceConnection {
   get handle(): Db {
     if (this.db) return this.db
     const db = new Database(this.file)
-    db.exec('PRAGMA busy_timeout = 5000')
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
     // Reads go through SQLite's page cache (bounded, counted in RSS) and the kernel's file
     // cache (not counted); a memory map would put the whole database file in RSS.
     db.exec(`PRAGMA cache_size = ${READ_CACHE}`)

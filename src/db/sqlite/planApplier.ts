@@ -1,7 +1,8 @@
 /**
  * The one SQLite applier of workflow write plans (src/db/writePlan.ts): a plan's steps as SQL
  * on the service's connection, in one BEGIN IMMEDIATE transaction (the write lock taken up
- * front, so it never fails half-way on a lock upgrade), under this process's write gate. The
+ * front, so it never fails half-way on a lock upgrade; another process's lock waited for on a
+ * timer, ./writeLock), under this process's write gate. The
  * raw_versions triggers move the change counters in the same transaction.
  */
 import {
@@ -22,6 +23,7 @@ import {
 import { uniqueViolationFieldSqlite as uniqueViolationField } from './uniqueViolation'
 import { connection } from './connection'
 import { outboxDb } from './followUpOutbox'
+import { beginImmediate } from './writeLock'
 import { TABLES } from './tables'
 
 type Db = ReturnType<typeof connection>
@@ -168,19 +170,22 @@ function runStep(db: Db, step: Step, counts: readonly number[], result: PlanResu
 }
 
 /** Runs the plan in one immediate transaction; the caller holds the write gate. */
-export function applyPlanSqlite(file: string, plan: WritePlan): PlanResult {
+export async function applyPlanSqlite(file: string, plan: WritePlan): Promise<PlanResult> {
   const db = plan.steps.some((s) => s.target === 'follow-ups') ? outboxDb(file) : connection(file)
   const result: PlanResult = { outcome: DONE, counts: [] }
-  const run = db.transaction(() => {
+  // Another process's write lock is waited for on a timer (./writeLock). Other requests' reads on
+  // this connection may run between the BEGIN and the steps: they see none of the plan, whose
+  // steps and commit run in one synchronous stretch (this process's writers wait on its gate).
+  await beginImmediate(db)
+  try {
     plan.steps.forEach((step, index) => {
       result.counts.push(runStep(db, step, result.counts, result))
       plan.afterStep?.(index)
     })
-  })
-  try {
-    run.immediate()
+    db.exec('COMMIT')
     return result
   } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK')
     if (err instanceof PlanStop) return { outcome: err.outcome, counts: result.counts, ...(err.actual ? { actual: err.actual } : {}) }
     if (plan.onUnique !== undefined && uniqueViolationField(err) !== undefined) return { outcome: plan.onUnique, counts: result.counts }
     throw err

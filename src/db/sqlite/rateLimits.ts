@@ -1,6 +1,7 @@
 /** Rate-limit counters on SQLite: one atomic upsert per hit on the service's connection. */
 import type { RateLimitHit } from '../authTypes'
-import { statement } from './connection'
+import { connection, statement } from './connection'
+import { beginImmediate } from './writeLock'
 import { DAY_MS } from '../../platform/time'
 
 // raw_rate_limits is created by a migration (src/db/sqlite/migrations).
@@ -15,13 +16,23 @@ const HIT = `INSERT INTO raw_rate_limits (key, points, reset_at) VALUES (?, 1, ?
  * starts again at 1. Counters live in the database, so every process shares them and they
  * survive restarts.
  */
-export function hitRateLimitSqlite(file: string, key: string, points: number, durationSeconds: number): RateLimitHit {
+export async function hitRateLimitSqlite(file: string, key: string, points: number, durationSeconds: number): Promise<RateLimitHit> {
+  const db = connection(file)
+  // Another process's write lock is waited for on a timer (./writeLock), not in the native call.
+  await beginImmediate(db)
+  let row: unknown
   const now = Date.now()
-  const row: unknown = statement(file, HIT).get(key, now + durationSeconds * 1000, now, now)
+  try {
+    row = statement(file, HIT).get(key, now + durationSeconds * 1000, now, now)
+    // Now and then, drop windows that ended long ago so the table stays small.
+    if (Math.random() < 0.01) statement(file, 'DELETE FROM raw_rate_limits WHERE reset_at < ?').run(now - DAY_MS)
+    db.exec('COMMIT')
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK')
+    throw err
+  }
   if (!Array.isArray(row)) throw new Error('The rate-limit counter returned no row.')
   const consumed = Number(row[0])
   const resetAt = Number(row[1])
-  // Now and then, drop windows that ended long ago so the table stays small.
-  if (Math.random() < 0.01) statement(file, 'DELETE FROM raw_rate_limits WHERE reset_at < ?').run(now - DAY_MS)
   return { allowed: consumed <= points, consumed, msBeforeReset: Math.max(0, resetAt - now) }
 }

@@ -22,10 +22,11 @@ import Database from 'libsql'
 import type { DatabaseAdapterObj } from 'payload'
 
 import { keptStatement, SERVING_WAL_PRAGMAS } from '../connection'
+import { beginImmediate, BUSY_TIMEOUT_MS } from '../writeLock'
 import { inSlices } from '../../../platform/loopSlices'
 import type { ReleaseWriteGate, WriteGate } from './writeGate'
 
-export const BUSY_TIMEOUT_MS = 5000
+export { BUSY_TIMEOUT_MS }
 
 type Db = InstanceType<typeof Database>
 
@@ -218,7 +219,7 @@ export class PayloadWrites {
     client.transaction = async (mode: TransactionMode = 'write'): Promise<Transaction> => {
       const release = await this.gate.acquire()
       try {
-        return releasing(sliced(new Sqlite3Transaction(this.begin(mode), 'number') as unknown as Transaction), release, mode, this.commitFailures)
+        return releasing(sliced(new Sqlite3Transaction(await this.begin(mode), 'number') as unknown as Transaction), release, mode, this.commitFailures)
       } catch (err) {
         // BEGIN failed (another process held the lock past busy_timeout): nothing is open.
         void release(false)
@@ -252,11 +253,13 @@ export class PayloadWrites {
    * schema read now holds for the whole transaction. Kept statements are prepared again by SQLite
    * itself when the schema moved.
    */
-  private begin(mode: TransactionMode): Db {
+  private async begin(mode: TransactionMode): Promise<Db> {
     const db = this.connection()
     // A transaction left open (its owner let go without ending it) must not swallow the next one.
     if (db.inTransaction) db.exec('ROLLBACK')
-    db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : mode === 'deferred' ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE')
+    // A write's lock, held by another process, is waited for on a timer (../writeLock).
+    if (mode === 'write') await beginImmediate(db)
+    else db.exec(mode === 'read' ? 'BEGIN TRANSACTION READONLY' : 'BEGIN DEFERRED')
     db.prepare(SCHEMA_READ).all()
     return db
   }

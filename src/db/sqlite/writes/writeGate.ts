@@ -5,8 +5,9 @@
  * same process is open (a Payload save awaiting its hooks), that transaction can never finish:
  * a stall until busy_timeout, then SQLITE_BUSY. So every write of this process to the file (Payload's
  * transactions, ./payloadWrites, and the service's own, ../engine) first takes its gate: they
- * queue here, on promises, and the native busy wait is left for other processes only, which
- * finish on their own loops.
+ * queue here, on promises. Another process's lock is then waited for on a timer (../writeLock:
+ * BEGIN IMMEDIATE tried again, the loop serving meanwhile), not in the native busy wait, which
+ * is left to the adapter's rare writes outside a transaction.
  *
  * A write transaction never waits for another write of its own process while it holds the gate
  * (raw writes do not run inside Payload's hooks): a wait longer than GATE_TIMEOUT_MS is a bug,
