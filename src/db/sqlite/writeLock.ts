@@ -4,7 +4,7 @@
  * that sleep is the serving thread's: with two workers, one worker's approval or rate-limit hit
  * stood its whole event loop still while the other worker's save, its statements taking turns
  * with that worker's reads, held the lock (docs/benchmarks.md, *The change feed's look, list
- * items kept as JSON, and what a write costs the reads*). Here BEGIN IMMEDIATE is tried with
+ * items kept as JSON, another process's lock on a timer, …*). Here BEGIN IMMEDIATE is tried with
  * busy_timeout 0 and, while another process holds the lock, tried again after a short wait, for
  * as long as busy_timeout would have slept; the loop serves meanwhile. This process's own writers
  * never meet here (they queue on its write gate, ./writes/writeGate): the waits are for others.
