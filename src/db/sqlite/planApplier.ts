@@ -23,7 +23,7 @@ import {
 import { uniqueViolationFieldSqlite as uniqueViolationField } from './uniqueViolation'
 import { connection } from './connection'
 import { outboxDb } from './followUpOutbox'
-import { beginImmediate } from './writeLock'
+import { immediateTransaction } from './writeLock'
 import { TABLES } from './tables'
 
 type Db = ReturnType<typeof connection>
@@ -176,16 +176,15 @@ export async function applyPlanSqlite(file: string, plan: WritePlan): Promise<Pl
   // Another process's write lock is waited for on a timer (./writeLock). Other requests' reads on
   // this connection may run between the BEGIN and the steps: they see none of the plan, whose
   // steps and commit run in one synchronous stretch (this process's writers wait on its gate).
-  await beginImmediate(db)
   try {
-    plan.steps.forEach((step, index) => {
-      result.counts.push(runStep(db, step, result.counts, result))
-      plan.afterStep?.(index)
+    return await immediateTransaction(db, () => {
+      plan.steps.forEach((step, index) => {
+        result.counts.push(runStep(db, step, result.counts, result))
+        plan.afterStep?.(index)
+      })
+      return result
     })
-    db.exec('COMMIT')
-    return result
   } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK')
     if (err instanceof PlanStop) return { outcome: err.outcome, counts: result.counts, ...(err.actual ? { actual: err.actual } : {}) }
     if (plan.onUnique !== undefined && uniqueViolationField(err) !== undefined) return { outcome: plan.onUnique, counts: result.counts }
     throw err

@@ -1,7 +1,7 @@
 /** Rate-limit counters on SQLite: one atomic upsert per hit on the service's connection. */
 import type { RateLimitHit } from '../authTypes'
 import { connection, statement } from './connection'
-import { beginImmediate } from './writeLock'
+import { immediateTransaction } from './writeLock'
 import { DAY_MS } from '../../platform/time'
 
 // raw_rate_limits is created by a migration (src/db/sqlite/migrations).
@@ -17,20 +17,15 @@ const HIT = `INSERT INTO raw_rate_limits (key, points, reset_at) VALUES (?, 1, ?
  * survive restarts.
  */
 export async function hitRateLimitSqlite(file: string, key: string, points: number, durationSeconds: number): Promise<RateLimitHit> {
-  const db = connection(file)
-  // Another process's write lock is waited for on a timer (./writeLock), not in the native call.
-  await beginImmediate(db)
-  let row: unknown
-  const now = Date.now()
-  try {
-    row = statement(file, HIT).get(key, now + durationSeconds * 1000, now, now)
+  // Another process's write lock is waited for on a timer (./writeLock), not in the native call;
+  // the clock is read once the lock is held.
+  const { row, now } = await immediateTransaction(connection(file), () => {
+    const now = Date.now()
+    const row: unknown = statement(file, HIT).get(key, now + durationSeconds * 1000, now, now)
     // Now and then, drop windows that ended long ago so the table stays small.
     if (Math.random() < 0.01) statement(file, 'DELETE FROM raw_rate_limits WHERE reset_at < ?').run(now - DAY_MS)
-    db.exec('COMMIT')
-  } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK')
-    throw err
-  }
+    return { row, now }
+  })
   if (!Array.isArray(row)) throw new Error('The rate-limit counter returned no row.')
   const consumed = Number(row[0])
   const resetAt = Number(row[1])

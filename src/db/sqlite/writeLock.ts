@@ -42,3 +42,20 @@ export async function beginImmediate(db: Db, patienceMs = BUSY_TIMEOUT_MS): Prom
     wait = Math.min(wait * 2, LONGEST_WAIT_MS)
   }
 }
+
+/**
+ * `body` in one write transaction on `db`, begun as beginImmediate begins it: committed when it
+ * returns, rolled back when it throws (the throw passes on). `body` is synchronous, so nothing
+ * else of this process writes on the connection between its statements.
+ */
+export async function immediateTransaction<T>(db: Db, body: () => T): Promise<T> {
+  await beginImmediate(db)
+  try {
+    const result = body()
+    db.exec('COMMIT')
+    return result
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK')
+    throw err
+  }
+}
