@@ -1,4 +1,5 @@
 import { withPayload } from '@payloadcms/next/withPayload'
+import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js'
 
 import { contentSecurityPolicy, securityHeaders, uploadFileSecurityHeaders } from './src/edge/securityHeaders.js'
 
@@ -26,4 +27,12 @@ const nextConfig = {
   compress: true,
 }
 
-export default withPayload(nextConfig, { devBundleServerPackages: false })
+/** @param {string} phase */
+export default function configFor(phase) {
+  const config = withPayload(nextConfig, { devBundleServerPackages: false })
+  // Payload turns Turbopack's server fast refresh off because it breaks Payload's hot reload: a
+  // development server's concern. A build lists it as a disabled experiment, a red
+  // "⨯ turbopackServerFastRefresh" on a first run that is no error; only the dev server keeps it.
+  if (phase !== PHASE_DEVELOPMENT_SERVER && config.experimental) delete config.experimental.turbopackServerFastRefresh
+  return config
+}

@@ -31,7 +31,7 @@ export async function removeUnsavedUpload(payload: Payload, context: RequestCont
   if (named.totalDocs > 0) return false
   const staticDir = payload.collections.media?.config.upload.staticDir ?? getConfig().mediaDir
   try {
-    await unlink(path.resolve(process.cwd(), staticDir, filename))
+    await unlink(path.resolve(staticDir, filename))
     return true
   } catch {
     return false

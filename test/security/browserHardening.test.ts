@@ -95,8 +95,8 @@ describe('security headers on every answer', () => {
 
   it("next.config's headers() (next dev / next start) come from the same definition", async () => {
     const { securityHeaders } = await import('../../src/edge/securityHeaders.js')
-    const config = (await import('../../next.config.mjs')).default as { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> }
-    const all = await config.headers()
+    const configFor = (await import('../../next.config.mjs')).default as (phase: string) => { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> }
+    const all = await configFor('phase-production-server').headers()
     const expected = securityHeaders({ dev: process.env.NODE_ENV !== 'production' })
     // Every path: the list without the policy; pages (not /api/): the site's policy, which under
     // /api/ each answer's handler sets itself (an uploaded file's own, whatever path reached it).
