@@ -24,6 +24,7 @@ import { formLimits } from './src/edge/multipartForm'
 import { getConfig } from './src/platform/config'
 import { engine } from './src/db/engine'
 import { logger } from './src/platform/logging'
+import { noEmail } from './src/platform/noEmail'
 import { onStart } from './src/startup/startup'
 import { withEditGuard, withGlobalEditGuard } from './collections/editGuard'
 import { answerDatabaseErrors } from './src/services/databaseErrors'
@@ -115,6 +116,8 @@ export default buildConfig({
   // names decoded as UTF-8 as browsers send them: Payload's parser and the guard's agree.
   upload: { limits: formLimits(), defParamCharset: 'utf8' },
   telemetry: false,
+  // No email is sent (src/platform/noEmail): said here rather than by a warning at every start.
+  email: noEmail,
   logger: logger(),
   // Payload logs every error a request raised at `error`, with its stack, unless named here.
   // These are the caller's mistakes (4xx): one info line with the message, no stack.

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
+import { startServer } from './browser/support/server'
 import { childEnv } from './support/childEnv'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -63,5 +64,27 @@ describe('production start-up', () => {
     expect(run.stdout).not.toContain('unable to serialize')
     // No stack trace dumped on stderr per attempt.
     expect(run.stderr).not.toMatch(/\n\s+at /)
+  }, 120_000)
+
+  it("a first start with the demo's settings, and the console's first page, print no warning or error: a first run shows nothing that looks wrong unless it is", async () => {
+    const server = await startServer({
+      SEED_DEMO: 'true',
+      AUTH_ALLOW_SELF_REGISTRATION: 'true',
+      CORS_ALLOWED_ORIGINS: 'http://localhost:5173',
+      WEB_CONCURRENCY: '2',
+      LOG_LEVEL: 'info',
+    })
+    try {
+      // The console's first page (Next's copy of the modules starts its own Payload instance).
+      expect((await fetch(`${server.baseUrl}/admin/login`)).status).toBe(200)
+    } finally {
+      await server.stop()
+    }
+    const lines = server.logs.join('').split('\n').filter((l) => l.trim() !== '')
+    const json = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; msg: string })
+    expect(json.map((l) => l.msg)).toEqual(expect.arrayContaining(['seed.demo_loaded', 'server.listening', 'server.stopped']))
+    expect(json.filter((l) => l.level !== 'info' && l.level !== 'debug').map((l) => `${l.level}: ${l.msg}`)).toEqual([])
+    // Next's own plain lines ("✓ Running next.config.mjs took 31ms") and nothing else: no ⨯, no ⚠, no stack.
+    expect(lines.filter((l) => !l.startsWith('{') && !/^✓ Running next\.config\.mjs took \d+ms$/.test(l.trim()))).toEqual([])
   }, 120_000)
 })
