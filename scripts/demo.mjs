@@ -36,16 +36,19 @@ const started = Date.now()
 const seconds = (from) => `${Math.round((Date.now() - from) / 1000)} s`
 const step = (n, text) => console.log(`\n[demo ${n}/2] ${text}`)
 
+let built = 'already built'
 if (!existsSync('.next/BUILD_ID') || !existsSync('dist/server.js')) {
   step(1, 'Building the app: first run only, usually 1-3 minutes on 2 cores (Next compiles the console, esbuild the server)...')
   const from = Date.now()
   execSync('npm run build', { stdio: 'inherit', env })
+  built = `built in ${seconds(from)}`
   console.log(`[demo 1/2] Built in ${seconds(from)}.`)
 } else {
   step(1, 'Already built (delete .next/ to build again).')
 }
 
 step(2, `Starting the server: migrations, then the demo data on a new database (about 10-20 s). Its log lines follow.`)
+const serverFrom = Date.now()
 const child = spawn(process.execPath, [...serverNodeFlags(), 'dist/server.js'], { env, stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))
@@ -58,7 +61,9 @@ for (let ready = false; !ready && child.exitCode === null; ) {
 }
 if (child.exitCode === null) {
   console.log(`
-[demo] Ready after ${seconds(started)}.
+[demo] Ready ${seconds(started)} after \`npm run demo\` began (${built}, the server up in ${seconds(serverFrom)}; \`npm ci\` before it is not counted).
+  The demo turns on what a production start leaves off: the demo data, the admin account below,
+  self-registration and CORS for ${env.CORS_ALLOWED_ORIGINS}. It sends no email. Another port: PORT=4000 npm run demo.
   Admin panel: ${base}/admin
     sign in as ${env.BOOTSTRAP_ADMIN_EMAIL} / ${process.env.BOOTSTRAP_ADMIN_PASSWORD ? '(your BOOTSTRAP_ADMIN_PASSWORD)' : env.BOOTSTRAP_ADMIN_PASSWORD}
   API:         ${base}/api/v1/meta
