@@ -1,25 +1,28 @@
 /**
- * The bound on freshness across processes (SQLite): a write committed by another process is
- * seen by this one within 50 ms (the change feed reads the triggers' counters every 10 ms,
- * src/db/sqlite/changeFeed.ts), and a write of this process at once. Measured with a real
- * second process that commits an UPDATE every 60 ms and prints the clock right after each
- * commit; this process watches its content generation (a memory read, as every request does).
+ * Freshness across processes (SQLite): a write committed by another process is seen by this
+ * one's next look of the change feed, which looks every POLL_MS on an interval timer
+ * (src/db/sqlite/changeFeed.ts), and a write of this process at once. Held by order, not by a
+ * clock: a real second process commits an UPDATE when told and says so; a timer of two poll
+ * periods, started once the commit is reported, runs after the feed's next look (Node runs
+ * timers in the order they fall due, however late a busy machine runs them), and by then this
+ * process's content generation must have moved. The wall-clock figure (median and longest
+ * delay) is `npm run bench`'s freshness row, reported there, not asserted here.
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../src/platform/config'
 import { generation } from '../src/db/engine'
 import { sqliteFileOf } from '../src/db/sqlite/connection'
+import { POLL_MS } from '../src/db/sqlite/changeFeed'
 import { content } from './content/helpers'
 import { testApp, type TestApp } from './support/app'
 
 const sqlite = getConfig().database.engine === 'sqlite'
 const root = path.resolve(import.meta.dirname, '..')
-/** The stated bound (README, docs/operations.md). */
-const BOUND_MS = 50
 
 let app: TestApp
 
@@ -27,65 +30,55 @@ beforeAll(async () => {
   app = await testApp()
 }, 120_000)
 
-afterAll(() => undefined)
-
-/** Commits `writes` updates from another process, `gapMs` apart; resolves each commit's clock time. */
-function writerProcess(file: string, id: string, writes: number, gapMs: number): { commits: Promise<number[]>; started: Promise<void> } {
+/** Another process that commits one UPDATE of the item each time `commit()` asks, and answers once it committed. */
+function writerProcess(file: string, id: string) {
   const script = `
     const Database = require('libsql')
     const db = new Database(${JSON.stringify(file)})
     db.exec('PRAGMA busy_timeout = 5000')
     const update = db.prepare('UPDATE content SET title = ? WHERE id = ?')
-    process.stdout.write('ready\\n')
     let n = 0
-    const tick = () => {
-      update.run('Bound ' + n, ${JSON.stringify(id)})
-      process.stdout.write(Date.now() + '\\n')
-      if (++n < ${writes}) setTimeout(tick, ${gapMs}); else db.close()
-    }
-    setTimeout(tick, ${gapMs})
+    process.stdin.on('data', (chunk) => {
+      for (const _ of String(chunk).trim().split('\\n')) update.run('Seen ' + n++, ${JSON.stringify(id)}), process.stdout.write('committed\\n')
+    })
+    process.stdin.on('end', () => db.close())
+    process.stdout.write('ready\\n')
   `
-  const child = spawn(process.execPath, ['-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  let markReady!: () => void
-  const started = new Promise<void>((resolve) => (markReady = resolve))
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-    if (out.startsWith('ready\n')) markReady()
+  const child = spawn(process.execPath, ['-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] })
+  let waiting: (() => void) | undefined
+  child.stdout.on('data', () => {
+    const done = waiting
+    waiting = undefined
+    done?.()
   })
-  const commits = new Promise<number[]>((resolve, reject) => {
-    child.on('exit', (code) => (code === 0 ? resolve(out.split('\n').slice(1).filter(Boolean).map(Number)) : reject(new Error(`writer exited ${code}`))))
-  })
-  return { commits, started }
+  const next = () => new Promise<void>((resolve) => (waiting = resolve))
+  return {
+    ready: next(),
+    /** Resolves once the other process has committed (its answer follows its commit). */
+    commit: () => {
+      const committed = next()
+      child.stdin.write('commit\n')
+      return committed
+    },
+    end: () => new Promise<number | null>((resolve) => (child.once('exit', resolve), child.stdin.end())),
+  }
 }
 
-describe.runIf(sqlite)('freshness across processes (SQLite: counters read after each write and every few milliseconds; MongoDB\'s is its change stream\'s delivery, docs/mongodb.md)', () => {
-  it(`another process's commits are seen within ${BOUND_MS} ms (median), each within 250 ms`, async () => {
-    const item = await content(app.payload, { title: 'Bound item' })
-    const file = path.resolve(root, sqliteFileOf(getConfig().database.uri))
-    const writes = 12
-    const writer = writerProcess(file, item.id, writes, 60)
-    await writer.started
-    // Watch the generation as requests read it; note when each move was seen.
-    const seen: number[] = []
-    let last = generation(app.payload, 'content')
-    const deadline = Date.now() + 20_000
-    while (seen.length < writes && Date.now() < deadline) {
-      await new Promise((resolve) => setImmediate(resolve))
-      const now = generation(app.payload, 'content')
-      if (now !== last) {
-        seen.push(Date.now())
-        last = now
-      }
+describe.runIf(sqlite)("freshness across processes (SQLite: counters read after each write and every POLL_MS; MongoDB's is its change stream's delivery, docs/mongodb.md)", () => {
+  it("another process's commit is seen by the change feed's next look, each of 12 times", async () => {
+    const item = await content(app.payload, { title: 'Watched item' })
+    const writer = writerProcess(path.resolve(root, sqliteFileOf(getConfig().database.uri)), item.id)
+    await writer.ready
+    const missed: number[] = []
+    for (let i = 0; i < 12; i++) {
+      const before = generation(app.payload, 'content')
+      await writer.commit()
+      // Falls due after the feed's next look, which is at most POLL_MS away from now.
+      await sleep(2 * POLL_MS)
+      if (generation(app.payload, 'content') === before) missed.push(i)
     }
-    const commits = await writer.commits
-    expect(commits).toHaveLength(writes)
-    // Each commit is seen after it happened and before the next one (60 ms apart, well over the bound).
-    const delays = commits.map((at) => (seen.find((s) => s >= at) ?? Infinity) - at).sort((a, b) => a - b)
-    const median = delays[Math.floor(delays.length / 2)]!
-    console.log(`freshness across processes: median ${median} ms, max ${delays.at(-1)} ms over ${writes} commits`)
-    expect(median).toBeLessThanOrEqual(BOUND_MS)
-    expect(delays.at(-1)!).toBeLessThanOrEqual(250)
+    expect(await writer.end()).toBe(0)
+    expect(missed, 'commits not seen by the next look').toEqual([])
   }, 60_000)
 
   it("this process's own write is seen at once: no wait for the poll", async () => {

@@ -19,15 +19,14 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => server?.close())
 
-type Exchange = { status: number; head: string; body: any; afterMs: number; sentBytes: number }
+type Exchange = { status: number; head: string; body: any; sentBytes: number }
 
 /**
  * Sends a request's head, then (optionally) its body in pieces, stopping as soon as an answer
- * arrives; resolves with the answer, when it came and how many body bytes had been sent.
+ * arrives; resolves with the answer and how many body bytes had been sent.
  */
 function exchange(head: string, body?: { piece: Buffer; pieces: number; chunked: boolean }): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const started = Date.now()
     let sentBytes = 0
     let data = ''
     let answered = false
@@ -57,7 +56,7 @@ function exchange(head: string, body?: { piece: Buffer; pieces: number; chunked:
       } catch {
         parsed = undefined
       }
-      resolve({ status, head: headPart.toLowerCase(), body: parsed, afterMs: Date.now() - started, sentBytes })
+      resolve({ status, head: headPart.toLowerCase(), body: parsed, sentBytes })
     }
     socket.on('close', finish)
     socket.on('error', () => undefined)
@@ -96,12 +95,12 @@ describe('a body that announces more than the limit: 413 at once, unread', () =>
     ['POST', '/api/media', 'multipart/form-data; boundary=x'],
   ]
   it.each(targets)('%s %s (%s), 512 MiB announced, nothing sent', async (method, path, type) => {
+    // Nothing of the body is ever sent: an answer at all, and a 413 rather than the 408 a wait for the body ends in, is "at once".
     const answer = await exchange(requestHead(method, path, { 'Content-Type': type, 'Content-Length': HALF_GIB }))
     const limit = type.startsWith('multipart') ? 10 * MIB : JSON_LIMIT
     expect413(answer, limit)
     // Payload's own `errors: [{ message }]` beside the envelope (the console's forms show it); /api/v1 is the envelope alone.
     if (!path.startsWith('/api/v1')) expect(answer.body.errors).toEqual([{ message: `The request body is larger than ${limit} bytes.` }])
-    expect(answer.afterMs).toBeLessThan(2_000)
   })
 })
 

@@ -23,12 +23,11 @@ let app: TestApp
 let server: Server
 let port: number
 
-type RawAnswer = { status: number; headers: Record<string, string>; body: any; closedAfterMs: number }
+type RawAnswer = { status: number; headers: Record<string, string>; body: any }
 
 /** Writes raw bytes to a fresh connection and reads until the server closes it (or `waitMs`). */
 function raw(text: string, waitMs = 5_000): Promise<RawAnswer | null> {
   return new Promise((resolve, reject) => {
-    const started = Date.now()
     const socket = connect(port, '127.0.0.1')
     const parts: Buffer[] = []
     const timer = setTimeout(() => {
@@ -53,7 +52,7 @@ function raw(text: string, waitMs = 5_000): Promise<RawAnswer | null> {
       } catch {
         parsed = body
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: parsed, closedAfterMs: Date.now() - started })
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: parsed })
     })
     socket.write(text)
   })
@@ -111,10 +110,11 @@ describe('Node-level errors answer with the envelope', () => {
     const before = app.logs.length
     const res = await raw(
       'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":"',
-      6_000,
+      // Patience far past this file's 1 s timeout and far short of Node's default (300 s): an
+      // answer at all is the timeout applied (a 408 naming it), however busy the machine.
+      30_000,
     )
     expect(res, 'the server held the connection').not.toBeNull()
-    expect(res!.closedAfterMs).toBeLessThan(3_500)
     expect(res!.status).toBe(408)
     expect(res!.body).toMatchObject({
       success: false,
