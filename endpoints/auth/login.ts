@@ -1,13 +1,10 @@
-import { z } from 'zod'
-
 import { rateLimit } from '../../src/edge/rateLimitGate'
 import { defineRoute } from '../../src/edge/route'
 import { login as loginUser } from '../../src/services/auth'
+import { loginBody as body } from '../../src/services/requestBodies'
 import { clientInfo } from './clientInfo'
 import { Session } from '../dtos'
 
-// No format rules here: a malformed email simply fails like any wrong credential.
-const body = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) })
 
 export const login = defineRoute({
   method: 'post',

@@ -44,9 +44,9 @@ export function sessionCaller(req: PayloadRequest, mode: AuthMode): CallerOf {
  * The body: JSON as on /api/v1, or the multipart form Payload's own admin forms send (the
  * document as JSON in its `_payload` field), read by Payload.
  */
-function consoleBody(req: PayloadRequest): (api: ApiRequest) => Promise<unknown> {
-  return async (api) => {
-    if (!req.headers.get('content-type')?.includes('multipart/')) return readJson(api)
+function consoleBody(req: PayloadRequest): (api: ApiRequest, limit: number) => Promise<unknown> {
+  return async (api, limit) => {
+    if (!req.headers.get('content-type')?.includes('multipart/')) return readJson(api, limit)
     try {
       await addDataAndFileToRequest(req)
     } catch {

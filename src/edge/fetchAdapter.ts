@@ -7,7 +7,6 @@ import type { Payload } from 'payload'
 
 import type { HeaderReader } from './headers'
 import { type ApiRequest, type ApiResult, wholeBody } from './route'
-import { getConfig } from '../platform/config'
 import { bodyTooLarge } from '../platform/errors'
 
 /**
@@ -34,9 +33,8 @@ export function apiRequestFromFetch(request: FetchRequestLike, payload: Payload)
     search: url.search.slice(1),
     origin: url.origin,
     headers: withoutAcceptEncoding(request.headers),
-    text: () =>
+    text: (limit: number) =>
       (body ??= (async () => {
-        const limit = getConfig().bodyLimits.json
         if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit)
         const text = await request.text()
         if (Buffer.byteLength(text) > limit) throw bodyTooLarge(limit)

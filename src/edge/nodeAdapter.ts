@@ -9,7 +9,6 @@ import type { Payload } from 'payload'
 import type { ApiDispatcher } from './router'
 import { type ApiRequest, type ApiResult, bodyLength } from './route'
 import { peerIsTrustedProxy } from './clientIp'
-import { getConfig } from '../platform/config'
 import { ApiError, bodyTooLarge } from '../platform/errors'
 import { logger } from '../platform/logging'
 import { NodeHeaderReader } from './headers'
@@ -26,8 +25,7 @@ const bodyIncomplete = () =>
     { field: '(body)', constraint: 'incomplete' },
   ])
 
-function readBody(req: IncomingMessage): Promise<string> {
-  const limit = getConfig().bodyLimits.json
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) {
       req.resume()
@@ -89,8 +87,8 @@ class NodeApiRequest implements ApiRequest {
     return this.addressed
   }
 
-  text(): Promise<string> {
-    return (this.body ??= readBody(this.req))
+  text(limit: number): Promise<string> {
+    return (this.body ??= readBody(this.req, limit))
   }
 }
 

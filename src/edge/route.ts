@@ -59,8 +59,8 @@ export type ApiRequest = {
   /** The origin the client addressed (scheme, host, port). */
   origin: string
   headers: HeaderReader
-  /** The body as text; a body over the size limit rejects with 413. */
-  text(): Promise<string>
+  /** The body as text; a body over `limit` bytes (the route's, within the server's) rejects with 413. */
+  text(limit: number): Promise<string>
 }
 
 /**

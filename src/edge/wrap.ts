@@ -3,6 +3,7 @@ import { authenticate } from './bearer'
 import { currentCaller } from '../auth/currentStanding'
 import { getConfig } from '../platform/config'
 import { ApiError, bodyTooLarge, fromCauses, fromCollectionValidation, fromDatabaseUnavailable, fromTimeLimit, validationFailed } from '../platform/errors'
+import { routeBodyLimit } from './bodyBound'
 import { applyCors } from './cors'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from './jsonShape'
 import { etagMatches } from './etag'
@@ -31,8 +32,8 @@ export type WrapOptions = {
   caller?: CallerOf
   /** /api/v1 answers cross-origin callers; the console's same-origin endpoints do not. */
   cors?: boolean
-  /** Reads the request body; by default the body text as JSON. */
-  readBody?: (req: ApiRequest) => Promise<unknown>
+  /** Reads the request body, held to `limit` bytes; by default the body text as JSON. */
+  readBody?: (req: ApiRequest, limit: number) => Promise<unknown>
   /**
    * Error envelopes also carry `errors: [{ message }]`, which Payload's admin forms (the
    * console's sign-in) show; the envelope stays the same.
@@ -70,8 +71,8 @@ export const badShape = (problem: 'max_depth' | 'max_members') =>
   )
 
 /** The body text as JSON; an empty body is `{}`, malformed JSON 400 `validation.failed`, a shape no real body has as well. */
-export async function readJson(req: ApiRequest): Promise<unknown> {
-  const text = await req.text()
+export async function readJson(req: ApiRequest, limit: number): Promise<unknown> {
+  const text = await req.text(limit)
   if (text.trim() === '') return {}
   const shape = jsonShapeProblem(text)
   if (shape) throw badShape(shape)
@@ -122,7 +123,8 @@ class RequestContext implements ApiContext {
     readonly params: Record<string, string>,
     readonly user: AuthUser | null,
     private readonly logOf: () => RequestLogger,
-    private readonly readBody: (req: ApiRequest) => Promise<unknown>,
+    private readonly readBody: (req: ApiRequest, limit: number) => Promise<unknown>,
+    private readonly bodyLimit: number,
   ) {}
 
   // A hot route reads its query once per distinct string (parseSearch), so most never parse it.
@@ -147,7 +149,7 @@ class RequestContext implements ApiContext {
   }
 
   // A property, not a method: handlers destructure it (`({ body }) => body()`).
-  readonly body = (): Promise<unknown> => (this.bodyRead ??= this.readBody(this.req))
+  readonly body = (): Promise<unknown> => (this.bodyRead ??= this.readBody(this.req, this.bodyLimit))
 }
 
 /**
@@ -181,13 +183,14 @@ export function wrap(
     let encoded: EncodedBody | null
 
     try {
-      // An announced body over the limit is refused before anything else, the caller included.
-      const limit = getConfig().bodyLimits.json
+      // An announced body over the limit is refused before anything else, the caller included:
+      // the route's largest declared body (./bodyBound), within the server's limit.
+      const limit = routeBodyLimit(spec.request?.body, getConfig().bodyLimits.json)
       if (Number(req.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit)
       const user = await callerOf(req)
       userId = user?.id
       requirePermissions(user, permissions)
-      const ctx = new RequestContext(req, requestId, params, user, log, readBody)
+      const ctx = new RequestContext(req, requestId, params, user, log, readBody, limit)
       if (spec.before) await spec.before(ctx)
       ctx.input = await inputOf(spec.request, ctx)
       const reply: Reply = lookups ? await traced(lookups, () => spec.handler(ctx)) : await spec.handler(ctx)

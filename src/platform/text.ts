@@ -134,7 +134,12 @@ export function textValidator(max: number, extra?: (value: string) => true | str
  */
 export function textField(max: number, { min = 0, trim = false }: { min?: number; trim?: boolean } = {}) {
   const base = trim ? z.string().trim() : z.string()
-  return base
-    .refine((v) => textLength(v) <= max, { message: `At most ${max} characters`, params: { constraint: 'max' }, abort: true })
-    .refine((v) => textLength(v) >= min, { message: `At least ${min} characters`, params: { constraint: 'min' }, abort: true })
+  return (
+    base
+      .refine((v) => textLength(v) <= max, { message: `At most ${max} characters`, params: { constraint: 'max' }, abort: true })
+      .refine((v) => textLength(v) >= min, { message: `At least ${min} characters`, params: { constraint: 'min' }, abort: true })
+      // Published as JSON Schema's lengths, which count code points as these checks do (the
+      // OpenAPI document; the route's largest body, src/edge/bodyBound).
+      .meta({ maxLength: max, ...(min > 0 ? { minLength: min } : {}) })
+  )
 }

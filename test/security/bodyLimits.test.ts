@@ -8,6 +8,9 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { suggestSlugBody } from '../../endpoints/slug'
+import { routeBodyLimit } from '../../src/edge/bodyBound'
+import { loginBody } from '../../src/services/requestBodies'
 import { startHttpServer, type RunningServer } from '../support/httpServer'
 
 let server: RunningServer
@@ -91,7 +94,8 @@ describe('a body that announces more than the limit: 413 at once, unread', () =>
     ['POST', '/api/globals/branding', 'application/json'],
     ['PATCH', '/api/content/65a1b2c3d4e5f60718293a4b', 'application/json'],
     ['POST', '/admin', 'text/plain;charset=UTF-8'],
-    ['POST', '/api/v1/tags', 'application/json'],
+    // A route whose body has no bound of its own (a role's permission list) keeps the server's limit.
+    ['POST', '/api/v1/roles', 'application/json'],
     ['POST', '/api/media', 'multipart/form-data; boundary=x'],
   ]
   it.each(targets)('%s %s (%s), 512 MiB announced, nothing sent', async (method, path, type) => {
@@ -149,5 +153,43 @@ describe('bodies within the limit reach the route', () => {
       chunked: false,
     })
     expect(answer.status).toBe(403)
+  })
+})
+
+describe("/api/v1: a body larger than any the route declares is refused unread (src/edge/bodyBound)", () => {
+  const login = routeBodyLimit(loginBody, JSON_LIMIT)
+  const suggest = routeBodyLimit(suggestSlugBody, JSON_LIMIT)
+
+  it('the anonymous routes read a few KiB, not the server-wide 128 KiB', () => {
+    expect(login).toBeLessThan(20 * 1024)
+    expect(suggest).toBeLessThan(8 * 1024)
+    expect(routeBodyLimit(undefined, JSON_LIMIT)).toBe(JSON_LIMIT)
+  })
+
+  it('POST /api/v1/auth/login announcing one byte over its limit: 413 naming that limit, at once, nothing sent', async () => {
+    const answer = await exchange(requestHead('POST', '/api/v1/auth/login', { 'Content-Type': 'application/json', 'Content-Length': login + 1 }))
+    expect413(answer, login)
+  })
+
+  it('the largest sign-in a client may write (every character a 12-byte escape, indented) is read: 401, not 413', async () => {
+    const emoji = '\\ud83d\\ude00'
+    const body = Buffer.from(`{\n    "email": "${emoji.repeat(320)}",\n    "password": "${emoji.repeat(1024)}"\n}`)
+    expect(body.length).toBeLessThanOrEqual(login)
+    const answer = await exchange(requestHead('POST', '/api/v1/auth/login', { 'Content-Type': 'application/json', 'Content-Length': body.length }), { piece: body, pieces: 1, chunked: false })
+    expect(answer.status).toBe(401)
+    expect(answer.body.error.code).toBe('auth.invalid_credentials')
+  })
+
+  it('128 KiB of control characters, chunked, to the slug suggestion: 413 once its few KiB have passed, never parsed', async () => {
+    const values: string[] = []
+    for (let i = 0; values.join(',').length < 128 * 1024 - 200; i++) values.push(`"\\b${i}"`)
+    const body = Buffer.from(`{"value":"a","entity":"content","x":[${values.join(',')}]}`)
+    const answer = await exchange(requestHead('POST', '/api/v1/slug/suggest', { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }), {
+      piece: body.subarray(0, 4096),
+      pieces: Math.ceil(body.length / 4096),
+      chunked: true,
+    })
+    expect(answer.status).toBe(413)
+    expect(answer.body.error.message).toBe(`The request body is larger than ${suggest} bytes.`)
   })
 })
