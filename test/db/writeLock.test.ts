@@ -12,7 +12,8 @@ import path from 'node:path'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { beginImmediate, BUSY_TIMEOUT_MS } from '../../src/db/sqlite/writeLock'
+import { BUSY_TIMEOUT_MS } from '../../src/db/sqlite/connection'
+import { beginImmediate } from '../../src/db/sqlite/writeLock'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const open: Database.Database[] = []

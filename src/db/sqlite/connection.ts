@@ -8,7 +8,9 @@
  * a SqlReader: rows as arrays, through the prepared-statement cache.
  */
 import Database from 'libsql'
-import { BUSY_TIMEOUT_MS } from './writeLock'
+
+/** How long a writer waits for another process's write lock before SQLITE_BUSY (busy_timeout; ./writeLock waits on a timer instead). */
+export const BUSY_TIMEOUT_MS = 5000
 
 type Db = InstanceType<typeof Database>
 type Statement = Database.Statement<unknown[]>

@@ -7,9 +7,9 @@ import type { DatabaseAdapterObj } from 'payload'
 import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports'
-import { closeConnection, sqliteFileOf, statement } from './connection'
+import { BUSY_TIMEOUT_MS, closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrate'
-import { BUSY_TIMEOUT_MS, writesTo } from './writes'
+import { writesTo } from './writes'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)

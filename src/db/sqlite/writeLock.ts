@@ -12,8 +12,8 @@
 import type { Database as Db } from 'libsql'
 import { setTimeout as sleep } from 'node:timers/promises'
 
-/** How long a writer waits for another process's write lock before SQLITE_BUSY (as busy_timeout did). */
-export const BUSY_TIMEOUT_MS = 5000
+import { BUSY_TIMEOUT_MS } from './connection'
+
 /** The first wait between tries, doubled up to the last (SQLite's own handler sleeps 1 to 100 ms). */
 const FIRST_WAIT_MS = 1
 const LONGEST_WAIT_MS = 16

@@ -8,7 +8,7 @@ import { SqliteWrites } from './sqliteWrites'
 
 export { SqliteWrites } from './sqliteWrites'
 export { DurabilityUnchecked } from './writeGate'
-export { BUSY_TIMEOUT_MS, clientTransactionOf } from './payloadWrites'
+export { clientTransactionOf } from './payloadWrites'
 export { libsqlWorker, type LibsqlWorkerBody } from './libsqlWorker'
 
 /**

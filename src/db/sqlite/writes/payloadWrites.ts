@@ -21,12 +21,11 @@ import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 import type { DatabaseAdapterObj } from 'payload'
 
-import { keptStatement, SERVING_WAL_PRAGMAS } from '../connection'
-import { beginImmediate, BUSY_TIMEOUT_MS } from '../writeLock'
+import { BUSY_TIMEOUT_MS, keptStatement, SERVING_WAL_PRAGMAS } from '../connection'
+import { beginImmediate } from '../writeLock'
 import { inSlices } from '../../../platform/loopSlices'
 import type { ReleaseWriteGate, WriteGate } from './writeGate'
 
-export { BUSY_TIMEOUT_MS }
 
 type Db = InstanceType<typeof Database>
 
