@@ -64,7 +64,7 @@ export interface ContentStore {
   prepare(): Promise<void>
   /**
    * Reads once what the first public search would otherwise read on a request (SQLite: the
-   * search corpus, seconds at a million items: (docs/benchmarks.md, *Measurements behind the code*)); nothing on MongoDB. Before the service is ready.
+   * search corpus, seconds at a million items; docs/benchmarks.md, *Measurements behind the code*); nothing on MongoDB. Before the service is ready.
    */
   primeSearch(): Promise<void>
   listContent(query: ContentListQuery): Promise<ContentPage>

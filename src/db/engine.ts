@@ -5,7 +5,7 @@
  * `engine().renameTag(payload, …)`. Nothing else in the code base may branch on the engine.
  *
  * Only the running engine's module is loaded (a top-level await, before any caller can ask):
- * an SQLite process never loads mongodb, mongoose, bson (megabytes allocated at load: (docs/benchmarks.md, *Measurements behind the code*)) or
+ * an SQLite process never loads mongodb, mongoose, bson (megabytes allocated at load; docs/benchmarks.md, *Measurements behind the code*) or
  * @payloadcms/db-mongodb, and a MongoDB process never loads the SQLite engine. Next's
  * bundle of payload.config.ts splits the two imports into chunks of their own the same way.
  */

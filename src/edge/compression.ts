@@ -18,9 +18,9 @@ export const MIN_COMPRESSED_BYTES = 1024
 export type Bytes = Buffer<ArrayBuffer>
 
 /**
- * Settings. Once per cache entry: brotli 5 and gzip 6 cost about half a millisecond on a
- * 30 KB page and come within a few percent of the slowest settings' size (brotli 11 costs
- * 50 ms, which a write that renews every entry would pay once per hot page). Per request:
+ * Settings. Once per cache entry: brotli 5 and gzip 6 are cheap on a page and come within a few
+ * percent of the slowest settings' size (brotli 11 is two orders of magnitude dearer, which a
+ * write that renews every entry would pay once per hot page; docs/benchmarks.md, *Measurements behind the code*). Per request:
  * one step faster.
  */
 const ONCE = { br: 5, gzip: 6 } as const

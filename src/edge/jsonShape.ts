@@ -3,7 +3,7 @@
  * how deep it nests and how many object members it holds. A body nested thousands deep is refused
  * before anything recursive (JSON.parse's consumers, validation walks, Payload's deep copy) sees
  * it; one of thousands of distinct keys before JSON.parse and Payload's copies of it (an object of
- * many keys costs milliseconds per parse, spread or clone, and Payload does several: (docs/benchmarks.md, *Measurements behind the code*)). No legitimate
+ * many keys costs milliseconds per parse, spread or clone, and Payload does several; docs/benchmarks.md, *Measurements behind the code*). No legitimate
  * body of this API or of the console nests near MAX_JSON_DEPTH (rich text is the deepest, a
  * handful of levels) or holds near MAX_JSON_MEMBERS members (a document has a few dozen fields;
  * lists, such as a reorder's slugs, are values, not members).

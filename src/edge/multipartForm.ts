@@ -5,7 +5,7 @@
  * see the same parts (a hand-written scan disagreed with busboy on quoted boundaries, folded
  * headers and `name*`, and let a `_payload` past the checks). The body is handed to the parser a
  * piece per turn of the loop as it is read: a form of thousands of tiny parts costs many short
- * turns, never one long one (`Request.formData()` held the loop for the whole body: (docs/benchmarks.md, *Measurements behind the code*)),
+ * turns, never one long one (`Request.formData()` held the loop for the whole body; docs/benchmarks.md, *Measurements behind the code*),
  * and the reading stops at the first refusal (the part limit, a size limit).
  */
 import Busboy from 'busboy'

@@ -17,7 +17,7 @@
  *   value is compared (`equals[x]=1`, `like[0]=a`), or a `like`/`contains` of more than
  *   MAX_LIKE_WORDS words (each becomes a LIKE of its own): each was a 500, or seconds of work;
  * - a `sort` of more than MAX_SORT_FIELDS fields (Payload throws and catches an error per
- *   unknown one, ~50 µs each);
+ *   unknown one; docs/benchmarks.md, *Measurements behind the code*);
  * - a path that reaches a hidden field (an account's password hash, salt, reset token) through
  *   a relationship: Payload refuses such a `where`, but sorted by one (`sort=submittedBy.hash`)
  *   it answered, in the hidden values' order;

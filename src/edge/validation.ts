@@ -91,7 +91,7 @@ export function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[]
  * Every string of a request (at any depth) with a control character other than tab and
  * newline, MAX_PROBLEMS at most. Secrets are exempt: never displayed or stored as text, and a
  * password that once worked must keep working. One walk with one path (a copy per value cost
- * seconds on a deep body: (docs/benchmarks.md, *Measurements behind the code*)); a field's name is built only when it is reported.
+ * seconds on a deep body; docs/benchmarks.md, *Measurements behind the code*); a field's name is built only when it is reported.
  */
 export function controlCharacterProblems(input: unknown): FieldProblem[] {
   const problems: FieldProblem[] = []

@@ -54,7 +54,7 @@ export function captureLogs(target: Sink | undefined): void {
  * Lines are handed over as ASCII text (every other character as its JSON escape, `\u00e9`: the
  * same JSON values), so a piece's characters are its bytes and the destination counts them as
  * such. Text, not bytes: a Buffer per turn would be memory outside the heap, which V8 collects
- * late (it added ~100 MB to a busy server's resident size within a minute).
+ * late (it grew a busy server's resident size within a minute; docs/benchmarks.md, *Measurements behind the code*).
  */
 let stdout: ReturnType<typeof pino.destination> | undefined
 const FLUSH_EVERY_MS = 100
@@ -343,7 +343,7 @@ const PLAIN_JSON_TEXT = /^[A-Za-z0-9 ._:/*-]*$/
 
 /**
  * A string as JSON: quoted as it is when nothing needs escaping, else JSON.stringify (whose two
- * calls a line were a measurable share of a 304's time: (docs/benchmarks.md, *Measurements behind the code*)).
+ * calls a line were a measurable share of a 304's time; docs/benchmarks.md, *Measurements behind the code*).
  */
 function jsonString(text: string): string {
   return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text)

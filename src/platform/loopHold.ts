@@ -4,8 +4,8 @@
  * process waiting for a core (a busy machine, the load generator beside it). A timer ticks every
  * TICK_MS; at each tick the wall time since the previous tick and the main thread's CPU time over
  * the same span are compared. The longest delay since the last read is kept with the CPU the thread
- * spent inside it: a 60 ms delay with 12 ms of CPU in it was a process off its core, not code
- * holding the loop. Read by /metrics (./metrics), reset on each read as prom-client's lag is.
+ * spent inside it: a long delay with little CPU in it is a process off its core, not code
+ * holding the loop (docs/benchmarks.md, *Measurements behind the code*). Read by /metrics (./metrics), reset on each read as prom-client's lag is.
  */
 import { performance } from 'node:perf_hooks'
 

@@ -220,8 +220,8 @@ function switchedOff(cache: string): boolean {
 
 /**
  * Counters for one named cache; call once per cache and keep the result. A lookup adds one to a
- * plain number (a labelled prom-client child re-hashed its labels on every increment: 1.2% of a
- * 304's time at a million items, by perf); the counter reads the tallies when metrics are read.
+ * plain number (a labelled prom-client child re-hashed its labels on every increment, a share of
+ * a 304's time; docs/benchmarks.md, *Measurements behind the code*); the counter reads the tallies when metrics are read.
  */
 export function cacheCounter(cache: string): CacheCounter {
   const hits = lookupTally(cache, 'hit')

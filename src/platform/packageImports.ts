@@ -4,7 +4,7 @@
  * module it resolves, and its reader (`package_json_reader`'s `read` spreads lazily parsed fields)
  * parses that package's `exports` from JSON again on each read: drizzle-orm's 177 KB map is parsed
  * for each of the ~250 of its files a server loads. With the hook a server's start to `/ready`
- * takes about 40% less CPU (docs/operations.md; docs/benchmarks.md, *Measurements behind the code*).
+ * takes less CPU (docs/operations.md; docs/benchmarks.md, *Measurements behind the code*).
  *
  * The hook answers only the case where resolving is a path join: an `import` of `./x.js`,
  * `../x.mjs` from a file under node_modules, naming a file that exists, in a package whose

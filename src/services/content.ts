@@ -223,7 +223,7 @@ function viewCaches(view: 'public' | 'all') {
     lists: new VersionedCache<Kept<ListAnswer>>(name('content_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer)),
     /**
      * The same for text searches, kept from a query's second ask: most searches are asked once,
-     * and keeping each one's 20 KB cost more (in garbage collection) than it saved.
+     * and keeping each one cost more (in garbage collection) than it saved (docs/benchmarks.md, *Measurements behind the code*).
      */
     searches: new VersionedCache<Kept<ListAnswer>>(name('search_answers'), 1_000, 16_000_000, (a) => answerBytes(a.answer), { keepOnSecondAsk: true }),
     /**

@@ -1,7 +1,7 @@
 /**
  * A large content load (the seed of a million items) on SQLite. Row by row, every insert
  * updates ~19 B-trees in random order, fires the text-index and tag triggers and bumps the
- * change counter; past the page cache that is disk-bound (over ten minutes for a million).
+ * change counter; past the page cache that is disk-bound (docs/benchmarks.md, *Measurements behind the code*).
  * Instead, in ONE immediate transaction: the non-unique indexes and the two insert triggers
  * whose work is known (text index + tags, change counter) are dropped, the rows inserted,
  * that work done once in bulk for the new rows, and every dropped object re-created from

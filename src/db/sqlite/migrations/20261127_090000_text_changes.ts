@@ -1,7 +1,7 @@
 /**
  * A record of which content rows' searchable state changed, so the search corpus
  * (src/db/sqlite/search/searchCorpus.ts) follows a write by reading the rows it changed instead of
- * the whole index again (0.7-1.1 s at a million rows, on the event loop, after every write).
+ * the whole index again (on the event loop, after every write; docs/benchmarks.md, *Measurements behind the code*).
  * Triggers on `content` add the row's rowid after every insert, delete, and update of what the
  * ranking reads of a row (its text, its public status, its approval time); a sequence orders the
  * entries, and every thousandth entry drops those 20,000 behind it. A bulk load writes one

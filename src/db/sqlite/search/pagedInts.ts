@@ -3,8 +3,8 @@
  * did not change with the version it came from (copy on write, a page at a time). The search
  * corpus (./searchCorpus) is megabytes of these at a million rows (docs/benchmarks.md, *Measurements behind the code*), followed write by write: an
  * approval changes a few entries, and copying the whole of it each time made megabytes of
- * garbage a second, which brought V8's full collections (8-22 ms pauses of the loop) back every
- * few seconds. A version is never changed once made: a ranking under way may hold it.
+ * garbage a second, which brought V8's full collections (pauses of the loop) back every few
+ * seconds (docs/benchmarks.md, *Measurements behind the code*). A version is never changed once made: a ranking under way may hold it.
  */
 const PAGE_BITS = 16
 const PAGE_SIZE = 1 << PAGE_BITS

@@ -1,7 +1,7 @@
 /**
  * What the search's ranking needs of the whole text index at one data version: N and the mean
  * row length (FTS5's averages record), every row's length in tokens (its docsize record) and the
- * public rows' recency order. Read whole once (about a second at a million rows: (docs/benchmarks.md, *Measurements behind the code*)), then followed
+ * public rows' recency order. Read whole once (about a second at a million rows; docs/benchmarks.md, *Measurements behind the code*), then followed
  * write by write (updateCorpus): the rows a write changed are named in raw_content_text_changes
  * (triggers on content), and only they are read again, their lengths, public status and place in
  * the recency order patched into a new version (a few milliseconds at a million rows). The result
@@ -143,7 +143,7 @@ function* copyChunks(dst: Int32Array, at: number, src: PagedInts, from: number, 
 
 /**
  * How each corpus version is built (`cache_lookups_total{cache="search_corpus_built"}`): `miss`,
- * read whole (what stalled the first search after every write, 101-118 ms at 300,000 items);
+ * read whole (what stalled the first search after every write; docs/benchmarks.md, *Measurements behind the code*);
  * `hit`, followed from the rows a write changed. test/ops/writeThenSearch.test.ts holds the
  * counts, not the clock.
  */

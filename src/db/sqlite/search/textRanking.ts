@@ -47,7 +47,7 @@ export function textRanker(file: string) {
   let latest: Corpus | undefined
   // What each step between corpora changed: kept words follow it (./wordCache).
   const steps = new CorpusSteps()
-  // ~28 KB a word at 1M items, kept from its second ask, followed from corpus to corpus.
+  // Kept from a word's second ask (its size: docs/benchmarks.md, *Measurements behind the code*), followed from corpus to corpus.
   const wordCache = new WordScoreCache(MAX_CACHED_WORDS, MAX_CACHED_SCORE_BYTES, wordScoresBytes)
   // Hot searches' matches grouped by score class, ranked again after a write without a merge.
   const groups = new MatchGroupCache()

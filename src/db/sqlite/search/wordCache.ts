@@ -5,7 +5,7 @@
  * and each score class is computed again (./wordReading rescoreWord, microseconds); otherwise
  * the changed rows are taken out and put back as they are now (patchWord: their weighted counts
  * from the step's tokenizing, a pass over the word's rows) instead of reading the word again
- * from the index (milliseconds for a common word at a million rows, on the event loop: (docs/benchmarks.md, *Measurements behind the code*)). A phrase
+ * from the index (milliseconds for a common word at a million rows, on the event loop; docs/benchmarks.md, *Measurements behind the code*). A phrase
  * (several tokens, FTS5 ranks it) is read again. Kept from a word's second ask: most words of new searches are asked once, and every
  * kept word is memory the collector counts against its next full collection; a word asked once
  * keeps its scores a while in a small side cache (8 MB), so its second ask, often the first
@@ -76,7 +76,7 @@ type Kept = { seq: number; scores: WordScores; bytes: number }
  * Words asked once whose scores stay a while (this many bytes at most, the oldest dropped): a
  * search asked again after a write is ranked again at once (its page cached in between), and
  * its words, followed from here, need not be read from the index again in that turn (the first
- * approval after a quiet spell read every hot search's words: (docs/benchmarks.md, *Measurements behind the code*)).
+ * approval after a quiet spell read every hot search's words; docs/benchmarks.md, *Measurements behind the code*).
  */
 const RECENT_BYTES = 8 * 1024 * 1024
 
