@@ -53,11 +53,14 @@ describe.runIf(sqlite)('the write-ahead log, folded off the serving thread', () 
 
   it('no connection that writes checkpoints inside its commit: the service\'s, Payload\'s client, Payload\'s transactions', async () => {
     expect(await everyWriter('PRAGMA wal_autocheckpoint')).toEqual([[0], [0], [0]])
+    // And the log's file is cut back to a fold's size, Payload's client told so by its `wal` option
+    // only when it first made the file WAL: after that by the write path's connect.
+    expect(await everyWriter('PRAGMA journal_size_limit')).toEqual([[CHECKPOINT_BYTES], [CHECKPOINT_BYTES], [CHECKPOINT_BYTES]])
   })
 
   it('no connection that writes syncs the log inside its commit (synchronous NORMAL): an fsync on this thread waits for the disk', async () => {
     // FULL (SQLite's default) made every COMMIT an fsync of the log on the event loop; beside a
-    // fold's writes and the request log's, one took 47 ms of a 58 ms delay at 1M items.
+    // fold's writes and the request log's (docs/benchmarks.md, *Measurements behind the code*).
     expect(await everyWriter('PRAGMA synchronous')).toEqual([[1], [1], [1]])
   })
 

@@ -7,7 +7,7 @@ import type { DatabaseAdapterObj } from 'payload'
 import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports'
-import { BUSY_TIMEOUT_MS, closeConnection, sqliteFileOf, statement } from './connection'
+import { BUSY_TIMEOUT_MS, CHECKPOINT_BYTES, closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrate'
 import { writesTo } from './writes'
 
@@ -33,8 +33,10 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
   return writesTo(file).payloadAdapter(
     sqliteAdapter({
       client: { url: `file:${file}` },
-      // WAL lets readers run beside the writer; busy_timeout queues writers instead of failing.
-      wal: true,
+      // WAL lets readers run beside the writer; commits write the log without syncing it on the
+      // serving thread (./writes/walSync syncs it off the thread); the log's file cut back to the
+      // checkpoint's size. busy_timeout queues writers instead of failing.
+      wal: { synchronous: 'NORMAL', journalSizeLimit: CHECKPOINT_BYTES },
       busyTimeout: BUSY_TIMEOUT_MS,
       // Migrations own the schema in every environment (prepare runs them); Payload's dev push
       // would drop the service's raw_ tables, which its schema does not know.

@@ -21,7 +21,7 @@ import { Sqlite3Transaction } from '@libsql/client/sqlite3'
 import Database from 'libsql'
 import type { DatabaseAdapterObj } from 'payload'
 
-import { BUSY_TIMEOUT_MS, keptStatement, SERVING_WAL_PRAGMAS } from '../connection'
+import { BUSY_TIMEOUT_MS, keptStatement, PAYLOAD_CLIENT_WAL_PRAGMAS, SERVING_WAL_PRAGMAS } from '../connection'
 import { beginImmediate } from '../writeLock'
 import { inSlices } from '../../../platform/loopSlices'
 import type { ReleaseWriteGate, WriteGate } from './writeGate'
@@ -196,7 +196,7 @@ export class PayloadWrites {
           instance.connect = async function (this: typeof instance, options) {
             await connect.call(this, options)
             if (instance.client) {
-              for (const pragma of SERVING_WAL_PRAGMAS) await instance.client.execute(pragma)
+              for (const pragma of PAYLOAD_CLIENT_WAL_PRAGMAS) await instance.client.execute(pragma)
               queue(instance.client)
             }
           }
