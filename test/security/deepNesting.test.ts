@@ -44,11 +44,19 @@ describe('the depth scan', () => {
   })
 })
 
+/** Deeper than MAX_JSON_DEPTH and within every route's body limit (the smallest, a refresh's, ~3 KiB). */
+const DEEP_AND_SMALL = [arrays(100), objects(100)]
+
 describe('/api/v1', () => {
   it.each(['/v1/auth/login', '/v1/auth/register', '/v1/auth/refresh', '/v1/slug/suggest', '/v1/content/submit', '/v1/tags'])(
-    'POST %s: 400 max_depth, never a 500',
+    'POST %s: 400 max_depth within its body limit; thousands deep, the same or 413 past that limit; never a 500',
     async (path) => {
-      for (const rawBody of DEEP) expectRefused(await app.request('POST', path, { rawBody, headers: json, token: adminToken }), path)
+      for (const rawBody of DEEP_AND_SMALL) expectRefused(await app.request('POST', path, { rawBody, headers: json, token: adminToken }), path)
+      for (const rawBody of DEEP) {
+        const res = await app.request('POST', path, { rawBody, headers: json, token: adminToken })
+        if (res.status === 413) expect(res.body.error.details, path).toEqual([{ field: '(body)', constraint: 'max_bytes' }])
+        else expectRefused(res, path)
+      }
     },
   )
 })
