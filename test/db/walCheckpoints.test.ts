@@ -53,8 +53,8 @@ describe.runIf(sqlite)('the write-ahead log, folded off the serving thread', () 
 
   it('no connection that writes checkpoints inside its commit: the service\'s, Payload\'s client, Payload\'s transactions', async () => {
     expect(await everyWriter('PRAGMA wal_autocheckpoint')).toEqual([[0], [0], [0]])
-    // And the log's file is cut back to a fold's size, Payload's client told so by its `wal` option
-    // only when it first made the file WAL: after that by the write path's connect.
+    // And the log's file is cut back to a fold's size on each of them (Payload's client is the
+    // write path's, set up as the others: src/db/sqlite/writes/queuedClient).
     expect(await everyWriter('PRAGMA journal_size_limit')).toEqual([[CHECKPOINT_BYTES], [CHECKPOINT_BYTES], [CHECKPOINT_BYTES]])
   })
 

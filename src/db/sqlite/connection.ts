@@ -25,12 +25,6 @@ export const CHECKPOINT_BYTES = 4 * 1024 * 1024
  * thread (./writes/walSync syncs it off the thread before the write is answered).
  */
 export const SERVING_WAL_PRAGMAS = ['PRAGMA wal_autocheckpoint = 0', `PRAGMA journal_size_limit = ${CHECKPOINT_BYTES}`, 'PRAGMA synchronous = NORMAL']
-/**
- * What Payload's adapter cannot be told: its `wal` option sets synchronous on every connect
- * (./operations) but the size limit only when it first switches a file to WAL, and knows no
- * autocheckpoint. Run on its client after each connect (./writes/payloadWrites).
- */
-export const PAYLOAD_CLIENT_WAL_PRAGMAS = SERVING_WAL_PRAGMAS.filter((pragma) => !pragma.includes('synchronous'))
 
 /** Page cache sizes in KiB (negative, as PRAGMA cache_size takes them). */
 const READ_CACHE = -16384

@@ -7,7 +7,7 @@ import type { DatabaseAdapterObj } from 'payload'
 import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports'
-import { BUSY_TIMEOUT_MS, CHECKPOINT_BYTES, closeConnection, sqliteFileOf, statement } from './connection'
+import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrate'
 import { writesTo } from './writes'
 
@@ -33,11 +33,9 @@ function payloadAdapter(uri: string): DatabaseAdapterObj {
   return writesTo(file).payloadAdapter(
     sqliteAdapter({
       client: { url: `file:${file}` },
-      // WAL lets readers run beside the writer; commits write the log without syncing it on the
-      // serving thread (./writes/walSync syncs it off the thread); the log's file cut back to the
-      // checkpoint's size. busy_timeout queues writers instead of failing.
-      wal: { synchronous: 'NORMAL', journalSizeLimit: CHECKPOINT_BYTES },
-      busyTimeout: BUSY_TIMEOUT_MS,
+      // No `wal` or `busyTimeout`: the adapter applies them only to a client it makes itself, and the
+      // write path gives it one (./writes/queuedClient), set up as every writing connection is
+      // (WAL, busy timeout, synchronous NORMAL, no checkpoint inside a commit: ./connection).
       // Migrations own the schema in every environment (prepare runs them); Payload's dev push
       // would drop the service's raw_ tables, which its schema does not know.
       push: false,
