@@ -30,9 +30,9 @@ export function traced<T>(lookups: CacheLookup[], work: () => Promise<T>): Promi
 }
 
 /** Notes one lookup in the current request's trace, if any. */
-export function noteLookup(cache: string, result: CacheLookup['result'], version: string | undefined): void {
+export function noteLookup(cache: string, result: CacheLookup['result'], version: string | number | undefined): void {
   if (!enabled) return
   const trace = traces.getStore()
   if (trace === undefined || trace.length > MAX_TRACED) return
-  trace.push(trace.length === MAX_TRACED ? { cache: '(more)', result } : version === undefined ? { cache, result } : { cache, result, version })
+  trace.push(trace.length === MAX_TRACED ? { cache: '(more)', result } : version === undefined ? { cache, result } : { cache, result, version: String(version) })
 }

@@ -205,7 +205,8 @@ export function observeRequest(route: string, status: number, durationMs: number
  * (./cacheTrace). `off`: the cache is switched off (CACHES_OFF): it keeps nothing and answers every
  * lookup by computing, counted as a miss.
  */
-export type CacheCounter = { hit(version?: string): void; miss(version?: string): void; readonly off: boolean }
+/** A lookup's version is a string, or a number (a clock, a change sequence) made a string only when traced. */
+export type CacheCounter = { hit(version?: string | number): void; miss(version?: string | number): void; readonly off: boolean }
 
 /**
  * CACHES_OFF: a comma list of cache names (docs/architecture.md's cache table; a name also

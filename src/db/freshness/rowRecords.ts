@@ -27,7 +27,7 @@ export class RowRecords {
    */
   read(rowids: ArrayLike<number>, rows: RowFreshness, readMissing: (rowids: number[]) => [number, ContentRecord][]): ContentRecord[] {
     if (this.lookups.off) {
-      this.lookups.miss()
+      this.lookups.miss(rows.clock())
       const read = new Map(readMissing(Array.from(rowids)))
       return Array.from(rowids, (rowid) => read.get(rowid)).filter((r): r is ContentRecord => r !== undefined)
     }
@@ -38,10 +38,10 @@ export class RowRecords {
       if (kept && rows.fresh(kept)) found[i] = kept.record
       else missing.push(rowids[i]!)
     }
-    if (missing.length === 0) this.lookups.hit()
+    const clock = rows.clock()
+    if (missing.length === 0) this.lookups.hit(clock)
     else {
-      this.lookups.miss()
-      const clock = rows.clock()
+      this.lookups.miss(clock)
       const read = new Map(readMissing(missing))
       for (const [rowid, record] of read) this.keep(rowid, { record, ids: [record.id], clock })
       for (let i = 0; i < rowids.length; i++) found[i] ??= read.get(rowids[i]!)

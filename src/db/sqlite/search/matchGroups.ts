@@ -250,7 +250,7 @@ export class MatchGroupCache {
   /** The query's best `need` matches from its groups, built when due; undefined: rank it by merging. */
   rank(words: string[], lists: WordScores[], corpus: Corpus, need: number): RankedMatches | undefined {
     if (this.lookups.off) {
-      this.lookups.miss()
+      this.lookups.miss(corpus.changeSeq)
       return undefined
     }
     const key = words.join('\u0000')
@@ -258,13 +258,13 @@ export class MatchGroupCache {
     if (kept && builtFrom(kept, lists)) {
       const ranked = rankGroups(kept, lists, corpus, need)
       if (ranked) {
-        this.lookups.hit()
+        this.lookups.hit(corpus.changeSeq)
         this.entries.delete(key)
         this.entries.set(key, kept)
         return ranked
       }
     }
-    this.lookups.miss()
+    this.lookups.miss(corpus.changeSeq)
     if (!kept && !this.askedOnce.delete(key)) {
       if (this.askedOnce.size >= 4 * MAX_QUERIES) this.askedOnce.delete(this.askedOnce.values().next().value!)
       this.askedOnce.add(key)

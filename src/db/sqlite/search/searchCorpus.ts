@@ -150,10 +150,10 @@ function* copyChunks(dst: Int32Array, at: number, src: PagedInts, from: number, 
 const corpusReads = cacheCounter('search_corpus_built')
 
 export function readCorpus(db: SqlReader): Corpus {
-  corpusReads.miss()
   const get = db.get
   // The change record's position first: a write after it is followed again later (idempotent).
   const changeSeq = Number(get(LAST_CHANGE_SQL)?.[0] ?? 0)
+  corpusReads.miss(changeSeq)
   const { rows, tokens } = readAverages(db)
   // D per row: the docsize blobs (a varint per column), summed.
   const [minId, maxId, hex] = get(LENGTHS_SQL) ?? []
@@ -219,7 +219,7 @@ export async function updateCorpus(db: SqlReader, prev: Corpus): Promise<Corpus>
   if (Number(first) !== prev.changeSeq + 1 || Number(lowest) < 0) return readCorpus(db)
   const changed = new Set(parseIntegers(String(list ?? '')))
   if (changed.size > MAX_FOLLOWED_ROWS) return readCorpus(db)
-  corpusReads.hit()
+  corpusReads.hit(last)
 
   const { rows, tokens } = readAverages(db)
   // Each changed row as it is now: public or not, its recency key, its length (absent: deleted).

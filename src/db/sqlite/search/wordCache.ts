@@ -103,12 +103,12 @@ export class WordScoreCache {
   /** The word's scores at `corpus`: kept, followed from a kept entry, or read. */
   get(word: string, corpus: Corpus, follow: (scores: WordScores, seq: number) => WordScores | undefined, read: () => WordScores): WordScores {
     if (this.lookups.off) {
-      this.lookups.miss()
+      this.lookups.miss(corpus.changeSeq)
       return read()
     }
     const kept = this.entries.get(word)
     if (kept?.seq === corpus.changeSeq) {
-      this.lookups.hit()
+      this.lookups.hit(corpus.changeSeq)
       this.entries.delete(word)
       this.entries.set(word, kept)
       return kept.scores
@@ -125,7 +125,7 @@ export class WordScoreCache {
       const scores = this.adopt(word, corpus, once, follow)
       if (scores) return scores
     }
-    this.lookups.miss()
+    this.lookups.miss(corpus.changeSeq)
     if (!kept && !once && !this.askedOnce.delete(word)) {
       // Remembered (a word, and its scores while they fit) for a while, so a second ask keeps the scores.
       if (this.askedOnce.size >= 4 * this.maxEntries) this.askedOnce.delete(this.askedOnce.values().next().value!)
@@ -144,11 +144,11 @@ export class WordScoreCache {
   private adopt(word: string, corpus: Corpus, entry: Kept, follow: (scores: WordScores, seq: number) => WordScores | undefined): WordScores | undefined {
     const scores = entry.seq === corpus.changeSeq ? entry.scores : follow(entry.scores, entry.seq)
     if (!scores) {
-      this.follows.miss()
+      this.follows.miss(corpus.changeSeq)
       return undefined
     }
-    if (entry.seq !== corpus.changeSeq) this.follows.hit()
-    this.lookups.hit()
+    if (entry.seq !== corpus.changeSeq) this.follows.hit(corpus.changeSeq)
+    this.lookups.hit(corpus.changeSeq)
     this.keep(word, corpus.changeSeq, scores)
     return scores
   }
