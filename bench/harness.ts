@@ -32,6 +32,11 @@ export const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30)
 export const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1)
 export const MIXED_METRICS_TOKEN = 'bench-metrics-token-0123456789'
 export const GENERATOR = process.env.BENCH_LOAD ?? (existsSync(WRK) ? 'wrk' : 'autocannon')
+// Without wrk the load runs in the bench's own process, which takes more of the machine: said
+// before anything runs, since its figures are not comparable with a wrk run's.
+if (GENERATOR === 'autocannon' && !process.env.BENCH_LOAD) {
+  console.error(`[bench] ${WRK} not found: the load generator is autocannon, in this process, which takes more of the machine than wrk; figures are not comparable with wrk runs (apt-get install wrk)`)
+}
 const CLOCK_TICKS = Number(execSync('getconf CLK_TCK').toString().trim()) || 100
 export const CPUS = os.cpus().length
 export const base = `http://127.0.0.1:${PORT}`
