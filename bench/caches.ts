@@ -31,7 +31,6 @@ const CACHES = [
   'branding_document',
   'list_totals',
   'row_records',
-  'content_item_json',
   'search_orders',
   'search_terms',
   'search_match_groups',

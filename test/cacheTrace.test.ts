@@ -46,8 +46,7 @@ describe('the cache trace (LOG_LEVEL=debug)', () => {
     const lookups = ['search-1', 'search-2', 'search-3'].flatMap((id) => traceOf(id) ?? [])
     const caches = new Set(lookups.map((l) => l.cache))
     for (const cache of ['search_answers', 'search_orders', 'search_corpus_built', 'search_terms', 'row_records']) expect(caches, cache).toContain(cache)
-    // Every lookup carries its version but the item JSON's, kept beside its record object (whose
-    // version is the row clock the row_records lookup before it names).
-    expect(lookups.filter((l) => l.version === undefined && l.cache !== 'content_item_json')).toEqual([])
+    // Every lookup carries its version.
+    expect(lookups.filter((l) => l.version === undefined)).toEqual([])
   })
 })

@@ -49,18 +49,6 @@ export const answerSerializer = {
     return encoded(json(data ?? null), pagination, options)
   },
 
-  /** One list item's JSON, for `serializeList`: a caller may keep it and hand it in again. */
-  item(data: object): string {
-    return json(data)
-  },
-
-  /**
-   * A list's bytes from its items' JSON (each from `item`): the bytes `serialize` writes for the
-   * array of those items, without serializing again an item whose JSON the caller kept.
-   */
-  serializeList(itemsJson: readonly string[], pagination?: unknown): SerializedAnswer {
-    return encoded(`[${itemsJson.join(',')}]`, pagination, {})
-  },
 }
 
 function encoded(dataJson: string, pagination: unknown, options: SerializeOptions): SerializedAnswer {

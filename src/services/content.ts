@@ -87,37 +87,6 @@ function approvedSinceOf(p: ListParams, now: Date): string | undefined {
   return hours ? new Date(Math.floor(now.getTime() / 60_000) * 60_000 - hours * 3_600_000).toISOString() : undefined
 }
 
-/**
- * Each record's answer JSON, kept beside the record object for the taxonomy (and public URL) it
- * was made with. The row records (src/db/freshness/rowRecords) hand a page the same record
- * object while its row is unmarked and a new one once it changes, so a page answered again after
- * a write serializes only the rows it had not shown: an approval re-answers every hot page and
- * search, and their other items were each serialized once already. A page's lookup is a hit when
- * every item's JSON was kept (as `row_records` counts).
- */
-const itemJson = new WeakMap<ContentRecord, { taxonomy: Taxonomy; publicUrl: string; json: string }>()
-const itemJsonLookups = cacheCounter('content_item_json')
-
-function itemsJson(records: readonly ContentRecord[], taxonomy: Taxonomy): string[] {
-  const publicUrl = getConfig().branding.publicUrl
-  if (itemJsonLookups.off) {
-    itemJsonLookups.miss()
-    return records.map((r) => answerSerializer.item(toContentDto(r, taxonomy)))
-  }
-  let made = 0
-  const out = records.map((r) => {
-    const kept = itemJson.get(r)
-    if (kept && kept.taxonomy === taxonomy && kept.publicUrl === publicUrl) return kept.json
-    made++
-    const json = answerSerializer.item(toContentDto(r, taxonomy))
-    itemJson.set(r, { taxonomy, publicUrl, json })
-    return json
-  })
-  if (made === 0) itemJsonLookups.hit()
-  else itemJsonLookups.miss()
-  return out
-}
-
 type ContentPageOf = { records: ContentRecord[]; taxonomy: Taxonomy; pagination: Pagination; estimated: boolean }
 
 export async function listContent(
@@ -251,7 +220,7 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
     key,
     async () => {
       const { records, taxonomy, pagination, estimated } = await contentPage(payload, p, user, now)
-      const answer = answerSerializer.serializeList(itemsJson(records, taxonomy), pagination)
+      const answer = answerSerializer.serialize(records.map((r) => toContentDto(r, taxonomy)), pagination)
       return { answer, estimated, ids: records.map((r) => r.id), clock }
     },
     (kept) => rows.fresh(kept),
