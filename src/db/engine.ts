@@ -79,5 +79,5 @@ export function engine(): EngineOps {
 export async function closeDatabase(payload: Payload): Promise<void> {
   stopChangeFeed(payload)
   await payload.destroy()
-  await engine().closeOwnConnections()
+  await engine().closeOwnConnections(payload)
 }

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import { getConfig } from '../platform/config'
-import { VersionedCache, VersionedValue } from '../db/freshness'
+import { perDatabase, VersionedCache, VersionedValue } from '../db/freshness'
 import { answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
 import { isAbsoluteHttpUrl, servedUrl } from '../platform/urlPolicy'
 import { domainVersion } from './domainVersions'
@@ -35,11 +35,11 @@ const uploadUrl = (media: MediaLike) => (media && typeof media === 'object' && m
  * on every extension start, and costs one key lookup until the global or an upload it shows
  * is written, by any path in any process.
  */
-const brandingDocs = new VersionedValue<BrandingDoc>('branding_document')
+const brandingDocs = perDatabase(() => new VersionedValue<BrandingDoc>('branding_document'))
 
 export async function readBrandingDoc(payload: Payload): Promise<BrandingDoc> {
   const version = domainVersion(payload, 'branding')
-  return brandingDocs.get(version, () => payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>)
+  return brandingDocs(payload.db).get(version, () => payload.findGlobal({ slug: 'branding', depth: 1, overrideAccess: true }) as Promise<BrandingDoc>)
 }
 
 /** The public URL: the console's edited one, else APP_PUBLIC_URL; empty when neither is set. */
@@ -80,12 +80,12 @@ export async function brandingRecord(payload: Payload, requestOrigin: string): P
  * shared cache never hands one host's links to another). Few origins reach one server; an
  * unbounded Host header could name many, so only the most recent few are kept.
  */
-const brandingAnswers = new VersionedCache<SerializedAnswer>('branding_answers', 16)
+const brandingAnswers = perDatabase(() => new VersionedCache<SerializedAnswer>('branding_answers', 16))
 
 export async function brandingAnswer(payload: Payload, requestOrigin: string): Promise<{ answer: SerializedAnswer; hostDependent: boolean }> {
   const version = domainVersion(payload, 'branding')
   const hostDependent = publicUrlOf(await readBrandingDoc(payload)) === ''
-  const answer = await brandingAnswers.get(version, hostDependent ? requestOrigin : '', async () =>
+  const answer = await brandingAnswers(payload.db).get(version, hostDependent ? requestOrigin : '', async () =>
     answerSerializer.serialize(await brandingRecord(payload, requestOrigin), undefined, { etagOverData: true }),
   )
   return { answer, hostDependent }

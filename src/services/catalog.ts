@@ -6,7 +6,7 @@
 import type { Payload } from 'payload'
 
 import { engine } from '../db/engine'
-import { VersionedValue } from '../db/freshness'
+import { perDatabase, VersionedValue } from '../db/freshness'
 import { weakEtag } from '../platform/entityTag'
 import { answerSerializer, type SerializedAnswer } from '../platform/serializedAnswer'
 import { domainVersion } from './domainVersions'
@@ -37,7 +37,8 @@ const ref = (v: unknown): string | null =>
 const byOrder = (a: Row, b: Row) =>
   Number(a.displayOrder ?? 0) - Number(b.displayOrder ?? 0) || String(a.slug ?? a.key).localeCompare(String(b.slug ?? b.key))
 
-const snapshots = new VersionedValue<Snapshot>('catalog')
+/** Each database's own (kept values never cross Payload instances). */
+const snapshotsOf = perDatabase(() => new VersionedValue<Snapshot>('catalog'))
 
 async function load(payload: Payload, collection: string, sort = 'displayOrder'): Promise<Row[]> {
   const res = await payload.find({
@@ -118,7 +119,7 @@ async function build(payload: Payload): Promise<Snapshot> {
 /** The current snapshot: one build per taxonomy generation. */
 function current(payload: Payload): Promise<Snapshot> {
   const version = domainVersion(payload, 'taxonomy')
-  return snapshots.get(version, () => build(payload))
+  return snapshotsOf(payload.db).get(version, () => build(payload))
 }
 
 /** GET /catalog's answer: the record's bytes and its ETag, serialized once per taxonomy version. */

@@ -11,7 +11,7 @@ import { hasPermissions, type AuthUser } from '../../access/guards'
 import { type Pagination, paginationOf } from '../platform/pagination'
 import { CONTENT_FIELD_NAMES, CONTENT_FIELDS, type ContentField, type ContentFieldName, type ContentFields } from '../db/contentRecord'
 import { engine, type ContentFilter, type ContentRecord, type Domain } from '../db/engine'
-import { VersionedCache } from '../db/freshness'
+import { perDatabase, VersionedCache } from '../db/freshness'
 import { getConfig } from '../platform/config'
 import { cacheCounter } from '../platform/metrics'
 import { ApiError, forbidden } from '../platform/errors'
@@ -203,13 +203,14 @@ function viewCaches(view: 'public' | 'all') {
     items: new VersionedCache<Kept<{ answer: SerializedAnswer }>>(name('content_item_answers'), 5_000, 8_000_000, (a) => answerBytes(a.answer)),
   }
 }
-const publicView = viewCaches('public')
-const allView = viewCaches('all')
+/** Each database's own caches (kept values never cross Payload instances). */
+const viewsOf = perDatabase(() => ({ public: viewCaches('public'), all: viewCaches('all') }))
 
 /** GET /content's answer: listContent's page serialized once per query, visibility and content and taxonomy versions. */
 export async function listContentAnswer(payload: Payload, p: ListParams, user: AuthUser | null, now = new Date()): Promise<ListAnswer> {
   // Approved, active rows only: the public's view, whoever asks.
-  const view = p.status === 'approved' && !canSeeInactive(user) ? publicView : allView
+  const views = viewsOf(payload.db)
+  const view = p.status === 'approved' && !canSeeInactive(user) ? views.public : views.all
   const version = domainsVersion(payload, view.domains)
   // A caller without the permission for `status` has no entry to hit: listContent refuses before one is kept.
   const key = `${visibilityKey(user)}\u0000${approvedSinceOf(p, now) ?? ''}\u0000${paramsKey(p)}`
@@ -230,7 +231,8 @@ export async function listContentAnswer(payload: Payload, p: ListParams, user: A
 
 /** GET /content/:slug's answer, serialized once per slug, visibility and taxonomy version, until its row changes. */
 export async function contentAnswer(payload: Payload, slug: string, user: AuthUser | null): Promise<SerializedAnswer> {
-  const view = canModerate(user) || canSeeInactive(user) ? allView : publicView
+  const views = viewsOf(payload.db)
+  const view = canModerate(user) || canSeeInactive(user) ? views.all : views.public
   const version = domainVersion(payload, 'taxonomy')
   const rows = rowFreshness(payload)
   const clock = rows.clock()

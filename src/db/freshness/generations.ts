@@ -157,17 +157,22 @@ export class Generations implements FreshnessSink, RowFreshness {
   }
 }
 
-/** One set of generations per Payload database adapter (a test may run several). */
-const byAdapter = new WeakMap<object, Generations>()
-
-export function generationsOf(db: object): Generations {
-  let generations = byAdapter.get(db)
-  if (!generations) {
-    generations = new Generations()
-    byAdapter.set(db, generations)
+/**
+ * State kept per database: one `make()` per Payload database adapter instance (`payload.db`, the key),
+ * made at its first ask and let go with it. Generations are per database, so anything kept under
+ * one (every cache) is too: two Payload instances in one process (a test may run several) never
+ * share a kept value, even when their generations read the same.
+ */
+export function perDatabase<T>(make: () => T): (db: object) => T {
+  const byAdapter = new WeakMap<object, T>()
+  return (db) => {
+    let kept = byAdapter.get(db)
+    if (kept === undefined) byAdapter.set(db, (kept = make()))
+    return kept
   }
-  return generations
 }
+
+export const generationsOf = perDatabase(() => new Generations())
 
 type StartFeed = (payload: Payload, sink: FreshnessSink) => () => void
 

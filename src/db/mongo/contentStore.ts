@@ -35,31 +35,14 @@ import { bounded, READ_LIMIT_MS } from './readLimit'
 import { urlKeyOf } from '../../platform/urlNormalize'
 import { cacheCounter } from '../../platform/metrics'
 
-/** Totals by filter, per view and its content version, shared by a list's pages (whole pages are the service's: src/services/content). */
-const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
-/**
- * A tag's usage count, per public content version: counted on the index (raw_content_tags, its
- * three leading keys), never by reading the holders, so a count after each approval costs
- * index keys, not documents. A page of tags asks this many at a time.
- */
-const cachedUsage = new VersionedCache<number>('tag_usage', 5_000)
+/** A page of tags asks this many usage counts at a time. */
 const USAGE_AT_ONCE = 16
-/**
- * Related items by item, least recent evicted: read whole once (relatedPipeline: every holder of
- * the item's tags and channel, scored), then carried across content versions by reading only
- * the rows written since (carryRelated), so an approval does not send every process back to
- * every holder. Read whole again when a shown row was written, more rows were written since than
- * a find by ids should carry, or the marks cannot tell (a blind feed: then kept per version).
- */
-const relatedKept = new Map<string, RowStamp & { rows: ContentRecord[]; version: string }>()
 const relatedLookups = cacheCounter('related_items')
 const relatedCarries = cacheCounter('related_items_carried')
 const MAX_RELATED = 2_000
 const MAX_CARRIED_ROWS = 200
 /** How long an unfiltered list's exact count may stand in for estimate=true across writes. */
 export const ESTIMATE_REUSE_MS = 5_000
-/** Each unfiltered list's last exact count (a handful: one per view and status filter). */
-const estimatedTotals = new Map<string, { total: number; version: string; at: number }>()
 
 /** A list by view and status alone: no text, no taxonomy, period, submitter, age or URL filter. */
 const isUnfiltered = (q: ContentListQuery): boolean =>
@@ -70,11 +53,29 @@ const limited = { maxTimeMS: READ_LIMIT_MS }
 
 const BULK_CHUNK = 5000
 
-
 /** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
 type SlugClaimDoc = { _id: ObjectId; slug: string; entity: 'content' | 'tag'; owner: string }
 const claimOf = (doc: { _id: ObjectId; slug: string }, entity: SlugClaimDoc['entity']): SlugClaimDoc => ({ _id: new ObjectId(), slug: doc.slug, entity, owner: doc._id.toHexString() })
 export function mongoContentStore(payload: Payload): ContentStore {
+  // This store's own caches (one store per Payload instance: src/db/engine.ts).
+  /** Totals by filter, per view and its content version, shared by a list's pages (whole pages are the service's: src/services/content). */
+  const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
+  /**
+   * A tag's usage count, per public content version: counted on the index (raw_content_tags, its
+   * three leading keys), never by reading the holders, so a count after each approval costs
+   * index keys, not documents.
+   */
+  const cachedUsage = new VersionedCache<number>('tag_usage', 5_000)
+  /**
+   * Related items by item, least recent evicted: read whole once (relatedPipeline: every holder of
+   * the item's tags and channel, scored), then carried across content versions by reading only
+   * the rows written since (carryRelated), so an approval does not send every process back to
+   * every holder. Read whole again when a shown row was written, more rows were written since than
+   * a find by ids should carry, or the marks cannot tell (a blind feed: then kept per version).
+   */
+  const relatedKept = new Map<string, RowStamp & { rows: ContentRecord[]; version: string }>()
+  /** Each unfiltered list's last exact count (a handful: one per view and status filter). */
+  const estimatedTotals = new Map<string, { total: number; version: string; at: number }>()
   const content = () => payloadCollection<ContentDoc>(payload, 'content')
   const tags = () => payloadCollection<TagDoc>(payload, 'tags')
   const claims = () => payloadCollection<SlugClaimDoc>(payload, 'slug-claims')

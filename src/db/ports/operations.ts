@@ -21,5 +21,5 @@ export type OperationsPort = {
    */
   prepare(payload: Payload, afterMigrate?: () => Promise<void>): Promise<void>
   /** Closes connections the service opened beside Payload's (shutdown). */
-  closeOwnConnections(): Promise<void>
+  closeOwnConnections(payload: Payload): Promise<void>
 }

@@ -11,11 +11,10 @@
  * cached pages and items are read again); a record that no longer reaches back, or a bulk
  * load's NULL, marks every row.
  */
-import type { ChangeFeedPort } from '../ports'
-import { DOMAINS, type Domain } from '../freshness'
+import { DOMAINS, type Domain, type FreshnessSink } from '../freshness'
 import { statement } from './connection'
 import { WalIndexHeader } from './walIndexHeader'
-import { writesTo } from './writes'
+import type { SqliteWrites } from './writes'
 
 export const POLL_MS = 10
 
@@ -59,45 +58,45 @@ function rowsWrittenSince(file: string, after: number | undefined): { rows?: str
   return { rows: (JSON.parse(String(ids)) as unknown[]).map(String), last: Number(last) }
 }
 
-export function sqliteChangeFeed(file: () => string): ChangeFeedPort['startChangeFeed'] {
-  return (_payload, sink) => {
-    let last: Counters | undefined
-    let lastRow: number | undefined
-    const header = WalIndexHeader.of(file())
-    const check = () => {
-      // Read before the counters: a commit after this read moves the header the next look reads.
-      if (!header.moved() && last) return
-      let now: Counters
-      try {
-        now = readCounters(file())
-      } catch {
-        // No counters table yet (before start-up prepared it) or the file is gone: blind until readable.
-        if (last) sink.lost()
-        last = undefined
-        return
-      }
-      if (!last) {
-        // Every row counts as changed from here (restored marks them all).
-        lastRow = lastRowChange(file())
-        sink.restored()
-      } else {
-        const moved = DOMAINS.filter((d) => now[d] !== last![d])
-        if (moved.length > 0) {
-          // Read after the counters: a row written meanwhile is marked now, its counter seen next time.
-          const written = moved.includes('all_content') ? rowsWrittenSince(file(), lastRow) : { rows: [], last: lastRow }
-          lastRow = written.last
-          sink.changed(moved, written.rows)
-        }
-      }
-      last = now
+/** Follows the counters of the file `writes` writes to (and looks again at each of its releases); returns its stop. */
+export function sqliteChangeFeed(writes: SqliteWrites, sink: FreshnessSink): () => void {
+  const file = writes.file
+  let last: Counters | undefined
+  let lastRow: number | undefined
+  const header = WalIndexHeader.of(file)
+  const check = () => {
+    // Read before the counters: a commit after this read moves the header the next look reads.
+    if (!header.moved() && last) return
+    let now: Counters
+    try {
+      now = readCounters(file)
+    } catch {
+      // No counters table yet (before start-up prepared it) or the file is gone: blind until readable.
+      if (last) sink.lost()
+      last = undefined
+      return
     }
-    check()
-    const timer = setInterval(check, POLL_MS)
-    timer.unref()
-    const stopListening = writesTo(file()).gate.onReleased(check)
-    return () => {
-      clearInterval(timer)
-      stopListening()
+    if (!last) {
+      // Every row counts as changed from here (restored marks them all).
+      lastRow = lastRowChange(file)
+      sink.restored()
+    } else {
+      const moved = DOMAINS.filter((d) => now[d] !== last![d])
+      if (moved.length > 0) {
+        // Read after the counters: a row written meanwhile is marked now, its counter seen next time.
+        const written = moved.includes('all_content') ? rowsWrittenSince(file, lastRow) : { rows: [], last: lastRow }
+        lastRow = written.last
+        sink.changed(moved, written.rows)
+      }
     }
+    last = now
+  }
+  check()
+  const timer = setInterval(check, POLL_MS)
+  timer.unref()
+  const stopListening = writes.gate.onReleased(check)
+  return () => {
+    clearInterval(timer)
+    stopListening()
   }
 }

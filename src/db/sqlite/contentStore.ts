@@ -124,13 +124,6 @@ const RANKED_CAP = 20_000
 const RANKED_STEP = 200
 /** A search's order (rowids) and, when known, its total. */
 type SearchOrder = { order: Int32Array; total: number | undefined }
-const searchOrders = perView((suffix) => new VersionedCache<SearchOrder>(`search_orders${suffix}`, 200, 2_000_000, (o) => o.order.length + 1))
-/**
- * Totals per view, shared by a list's pages. Whole pages are not kept here: the service keeps each
- * page's serialized answer under the same content version (src/services/content), so a page kept
- * here was asked only after a taxonomy-only change (`npm run bench:caches`: never, in any shape).
- */
-const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
 
 const ORDER: Record<ContentListQuery['sort'], string> = {
   newest: 'c.approved_at DESC, c.id DESC',
@@ -141,7 +134,6 @@ const ORDER: Record<ContentListQuery['sort'], string> = {
   relevance: 'f.rank, c.approved_at DESC, c.id DESC',
 }
 
-
 /** A slug's claim (src/services/slugClaims.ts): its unique index refuses a slug another tag, item or surface holds. */
 export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, owner) VALUES (?, ?, ?, ?)`
 /**
@@ -149,6 +141,14 @@ export const CLAIM_SLUG = `INSERT INTO ${TABLES.slugClaims} (id, slug, entity, o
  * read; `rows`: the content rows' marks, so a cached page whose rows changed is read again.
  */
 export function sqliteContentStore(file: string, contentVersion: (view: ContentView) => string, rows: () => RowFreshness): ContentStore {
+  // This store's own caches (one store per Payload instance: src/db/engine.ts).
+  const searchOrders = perView((suffix) => new VersionedCache<SearchOrder>(`search_orders${suffix}`, 200, 2_000_000, (o) => o.order.length + 1))
+  /**
+   * Totals per view, shared by a list's pages. Whole pages are not kept here: the service keeps each
+   * page's serialized answer under the same content version (src/services/content), so a page kept
+   * here was asked only after a taxonomy-only change (`npm run bench:caches`: never, in any shape).
+   */
+  const cachedCount = perView((suffix) => countCache(`list_totals${suffix}`))
   const records = new RowRecords()
   const all = (sql: string, args: unknown[] = []) => {
     const stmt = statement(file, sql)

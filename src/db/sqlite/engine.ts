@@ -6,44 +6,56 @@ import { generation, rowFreshness } from '../freshness'
 import { sqliteChangeFeed } from './changeFeed'
 import { sqliteContentStore } from './contentStore'
 import { followUpDepthSqlite, listFollowUpsSqlite } from './followUpOutbox'
-import { configuredFile, sqliteOperations } from './operations'
+import { sqliteOperations } from './operations'
 import { CONTENT_STEP, tagRenamePlan } from '../workflow/tagRenamePlan'
 import { DONE } from '../writePlan'
 import { applyPlanSqlite } from './planApplier'
 import { uniqueViolationFieldSqlite } from './uniqueViolation'
 import { hitRateLimitSqlite } from './rateLimits'
-import { writesTo } from './writes'
+import { writesOf, type SqliteWrites } from './writes'
 
-/** Every write of this process to the configured file passes its one write path (./writes). */
-const underWriteGate = <T>(write: () => T | Promise<T>): Promise<T> => writesTo(configuredFile()).under(write)
-
-/** The store's writes (start-up backfill, seed inserts, bulk loads) queue like every other writer. */
-function gatedStore(s: ContentStore): ContentStore {
+/** The store's writes (start-up backfill, seed inserts, bulk loads) queue like every other writer of its file. */
+function gatedStore(s: ContentStore, writes: SqliteWrites): ContentStore {
   return {
     ...s,
-    prepare: () => underWriteGate(() => s.prepare()),
-    insertContent: (rows) => underWriteGate(() => s.insertContent(rows)),
-    bulkLoadContent: (batches, progress) => underWriteGate(() => s.bulkLoadContent(batches, progress)),
-    insertTags: (rows) => underWriteGate(() => s.insertTags(rows)),
+    prepare: () => writes.under(() => s.prepare()),
+    insertContent: (rows) => writes.under(() => s.insertContent(rows)),
+    bulkLoadContent: (batches, progress) => writes.under(() => s.bulkLoadContent(batches, progress)),
+    insertTags: (rows) => writes.under(() => s.insertTags(rows)),
   }
 }
 
+/**
+ * Every operation reads and writes the file of the Payload instance it is given, and writes under
+ * that file's one write path (./writes: made with the instance's adapter, found from `payload.db`).
+ */
+
 export const sqliteEngine: EngineOps = {
   ...sqliteOperations,
-  applyPlan: (_payload, plan) => underWriteGate(() => applyPlanSqlite(configuredFile(), plan)),
+  applyPlan: (payload, plan) => {
+    const writes = writesOf(payload)
+    return writes.under(() => applyPlanSqlite(writes.file, plan))
+  },
   // One local transaction over every holder, all or nothing.
-  renameTag: async (_payload, tagId, input) => {
-    const result = await underWriteGate(() => applyPlanSqlite(configuredFile(), tagRenamePlan(tagId, input)))
+  renameTag: async (payload, tagId, input) => {
+    const writes = writesOf(payload)
+    const result = await writes.under(() => applyPlanSqlite(writes.file, tagRenamePlan(tagId, input)))
     if (result.outcome === DONE) return { outcome: 'renamed', contentCount: result.counts[CONTENT_STEP] ?? 0 }
     return { outcome: result.outcome === 'taken' ? 'taken' : 'not_found' }
   },
   // One per Payload instance (src/db/engine.ts keeps it), reading `payload`'s content generation.
-  contentStore: (payload) => gatedStore(sqliteContentStore(configuredFile(), (view) => generation(payload, VIEW_DOMAIN[view]), () => rowFreshness(payload))),
-  listFollowUps: async (_payload, contentId) => listFollowUpsSqlite(configuredFile(), contentId),
-  followUpDepth: async (_payload, now) => followUpDepthSqlite(configuredFile(), now),
+  contentStore: (payload) => {
+    const writes = writesOf(payload)
+    return gatedStore(sqliteContentStore(writes.file, (view) => generation(payload, VIEW_DOMAIN[view]), () => rowFreshness(payload)), writes)
+  },
+  listFollowUps: async (payload, contentId) => listFollowUpsSqlite(writesOf(payload).file, contentId),
+  followUpDepth: async (payload, now) => followUpDepthSqlite(writesOf(payload).file, now),
   // A counter: answered at its commit, its log synced behind it (./writes `counted`).
-  hitRateLimit: (_payload, key, points, durationSeconds) => writesTo(configuredFile()).counted(() => hitRateLimitSqlite(configuredFile(), key, points, durationSeconds)),
-  startChangeFeed: sqliteChangeFeed(configuredFile),
+  hitRateLimit: (payload, key, points, durationSeconds) => {
+    const writes = writesOf(payload)
+    return writes.counted(() => hitRateLimitSqlite(writes.file, key, points, durationSeconds))
+  },
+  startChangeFeed: (payload, sink) => sqliteChangeFeed(writesOf(payload), sink),
   // Writers queue (busy_timeout, the write gate) instead of failing.
   isTransient: () => false,
   uniqueViolationField: uniqueViolationFieldSqlite,

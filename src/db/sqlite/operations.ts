@@ -4,21 +4,17 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { DatabaseAdapterObj } from 'payload'
 
-import { getConfig } from '../../platform/config'
 import { newHexId } from '../ids'
 import type { OperationsPort } from '../ports'
 import { closeConnection, sqliteFileOf, statement } from './connection'
 import { migrateSqlite } from './migrate'
-import { writesTo } from './writes'
+import { writesOf, writesTo } from './writes'
 
 function sqliteFile(uri: string): string {
   const file = sqliteFileOf(uri)
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   return file
 }
-
-/** The configured database file. */
-export const configuredFile = () => sqliteFileOf(getConfig().database.uri)
 
 /** From the project root (npm scripts, tests and the server run there). */
 const SQLITE_MIGRATION_DIR = path.resolve(process.cwd(), 'src/db/sqlite/migrations')
@@ -55,21 +51,23 @@ export const sqliteOperations: OperationsPort = {
       ...c,
       fields: [{ name: 'id', type: 'text', admin: { hidden: true }, defaultValue: () => newHexId() }, ...c.fields],
     })),
-  async ping() {
+  async ping(payload) {
     // A database that can no longer make writes durable is not alive for a supervisor (./writes).
-    if (writesTo(configuredFile()).stopped) return false
+    const writes = writesOf(payload)
+    if (writes.stopped) return false
     try {
-      statement(configuredFile(), 'SELECT 1').get([])
+      statement(writes.file, 'SELECT 1').get([])
       return true
     } catch {
       return false
     }
   },
   // Not under the write gate: each migration is a Payload transaction, which takes it itself.
-  prepare: (payload, afterMigrate) => migrateSqlite(payload, configuredFile(), afterMigrate),
+  prepare: (payload, afterMigrate) => migrateSqlite(payload, writesOf(payload).file, afterMigrate),
   // The background checkpoint first: the connection's last fold (TRUNCATE) needs the log to itself.
-  closeOwnConnections: async () => {
-    await writesTo(configuredFile()).close()
-    closeConnection(configuredFile())
+  closeOwnConnections: async (payload) => {
+    const writes = writesOf(payload)
+    await writes.close()
+    closeConnection(writes.file)
   },
 }

@@ -73,7 +73,7 @@ export class PayloadWrites {
    * - `beginTransaction`: while writes are stopped, a save is refused with that answer (Payload would
    *   replace it with a plain "cannot begin transaction" error, a 500).
    */
-  adapter(adapter: DatabaseAdapterObj): DatabaseAdapterObj {
+  adapter(adapter: DatabaseAdapterObj, made: (instance: object) => void): DatabaseAdapterObj {
     // The wrappers below are the adapter's methods: their own `this` is Payload's adapter.
     const { gate, commitFailures } = this
     const client = () => new QueuedClient(createClient({ url: `file:${this.file}` }), gate, (mode) => this.openTransaction(mode))
@@ -100,6 +100,7 @@ export class PayloadWrites {
         }
         // Its `connect` keeps a client already set (dist/connect.js: `if (!this.client)`).
         instance.client = client()
+        made(instance)
         return instance
       },
     }

@@ -12,6 +12,9 @@ import { Checkpoints } from './walCheckpoints'
 import { LogSync } from './walSync'
 import { WriteGate } from './writeGate'
 
+/** The write path of each Payload adapter instance the engine's adapter made (`payload.db`). */
+const byAdapter = new WeakMap<object, SqliteWrites>()
+
 export class SqliteWrites {
   readonly gate: WriteGate
   readonly log: LogSync
@@ -48,9 +51,19 @@ export class SqliteWrites {
     return this.gate.stopped
   }
 
-  /** Payload's adapter, its saves made on this write path (./payloadWrites). */
+  /**
+   * Payload's adapter, its saves made on this write path (./payloadWrites); each instance it makes
+   * (Payload's `payload.db`) leads back here (`SqliteWrites.of`).
+   */
   payloadAdapter(adapter: DatabaseAdapterObj): DatabaseAdapterObj {
-    return this.payload.adapter(adapter)
+    return this.payload.adapter(adapter, (instance) => byAdapter.set(instance, this))
+  }
+
+  /** The write path of a Payload adapter instance made by `payloadAdapter` (the engine's every operation starts here). */
+  static of(db: object): SqliteWrites {
+    const writes = byAdapter.get(db)
+    if (!writes) throw new Error('This Payload instance was not made with the SQLite engine\'s adapter (src/db/sqlite/operations.ts)')
+    return writes
   }
 
   /** Shutdown: a running checkpoint finishes (the last fold needs the log to itself), then the kept connection closes. */
