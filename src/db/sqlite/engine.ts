@@ -29,7 +29,6 @@ function gatedStore(s: ContentStore, writes: SqliteWrites): ContentStore {
  * Every operation reads and writes the file of the Payload instance it is given, and writes under
  * that file's one write path (./writes: made with the instance's adapter, found from `payload.db`).
  */
-
 export const sqliteEngine: EngineOps = {
   ...sqliteOperations,
   applyPlan: (payload, plan) => {
