@@ -20,9 +20,9 @@ export type MetricsText = { contentType: string; body: string }
 
 client.collectDefaultMetrics({ register: registry })
 
-// The longest loop delay since the last scrape and the main thread's CPU inside it (./loopHold):
-// together they tell code holding the loop from a process waiting for a core. Across workers the
-// primary keeps each one's largest.
+// The longest loop delay since the last scrape, the main thread's CPU and its wait for a core inside
+// it, and the longest delay less its wait for a core (./loopHold): together they tell code holding
+// the loop from a process waiting for a core. Across workers the primary keeps each one's largest.
 new client.Gauge({
   name: 'nodejs_eventloop_delay_longest_seconds',
   help: 'The longest event-loop delay since the last scrape, wall time (a 10 ms timer late by this much).',
@@ -31,12 +31,24 @@ new client.Gauge({
     const hold = takeLoopHold()
     this.set(hold.delayMs / 1000)
     loopHoldCpu.set(hold.cpuInDelayMs / 1000)
+    loopHoldCoreWait.set(hold.coreWaitInDelayMs / 1000)
+    loopHoldOwn.set(hold.ownDelayMs / 1000)
   },
 })
-// Registered after the delay, whose collect sets it: the registry reads metrics in order.
+// Registered after the delay, whose collect sets them: the registry reads metrics in order.
 const loopHoldCpu = new client.Gauge({
   name: 'nodejs_eventloop_delay_longest_cpu_seconds',
   help: "The main thread's CPU time within the longest event-loop delay since the last scrape (nodejs_eventloop_delay_longest_seconds).",
+  aggregator: 'max',
+})
+const loopHoldCoreWait = new client.Gauge({
+  name: 'nodejs_eventloop_delay_longest_core_wait_seconds',
+  help: "The main thread's time waiting for a core (runnable, not running; Linux) within the longest event-loop delay since the last scrape.",
+  aggregator: 'max',
+})
+const loopHoldOwn = new client.Gauge({
+  name: 'nodejs_eventloop_delay_longest_own_seconds',
+  help: "The longest event-loop delay less the main thread's wait for a core in it, since the last scrape: the process's own part (running, or blocked in a call).",
   aggregator: 'max',
 })
 
