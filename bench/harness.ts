@@ -28,10 +28,18 @@ export const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 export const FRESHNESS_TRIALS = Number(process.env.BENCH_FRESHNESS_TRIALS ?? 20)
 const WRK = '/usr/bin/wrk'
+/**
+ * BENCH_LOAD_NICE=N runs wrk at `nice -n N`: on a machine the server and its generator share, the
+ * server then has first call on the cores, so what is left of a miss is the server's own (an
+ * experiment's knob; a shape's reported figures are measured without it).
+ */
+const LOAD_NICE = process.env.BENCH_LOAD_NICE ? `nice -n ${Number(process.env.BENCH_LOAD_NICE)} ` : ''
 export const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30)
 export const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1)
 export const MIXED_METRICS_TOKEN = 'bench-metrics-token-0123456789'
 export const GENERATOR = process.env.BENCH_LOAD ?? (existsSync(WRK) ? 'wrk' : 'autocannon')
+/** The generator as a result's header names it. */
+export const GENERATOR_NAMED = LOAD_NICE ? `${GENERATOR} at nice ${Number(process.env.BENCH_LOAD_NICE)}` : GENERATOR
 // Without wrk the load runs in the bench's own process, which takes more of the machine: said
 // before anything runs, since its figures are not comparable with a wrk run's.
 if (GENERATOR === 'autocannon' && !process.env.BENCH_LOAD) {
@@ -209,7 +217,7 @@ function runWrk(load: Load, seconds: number): Promise<LoadResult> {
   else if (load.cycle) args.push('-s', pathsScript(load.cycle))
   args.push(load.url)
   const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
-  const script = `${WRK} ${quoted}; read -a s < /proc/$$/stat; echo "CHILD_TICKS $(( s[15] + s[16] ))"`
+  const script = `${LOAD_NICE}${WRK} ${quoted}; read -a s < /proc/$$/stat; echo "CHILD_TICKS $(( s[15] + s[16] ))"`
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''

@@ -8,8 +8,12 @@
  * inputs the limits allow of the requests that once held the loop for seconds, four a second,
  * counted as the phase's writes; a "failed" one is one not refused with a 4xx). Each phase reports the reads' req/s, p50 and p99,
  * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
- * reset by the scrape before the phase) and the writes' own latency; and its throughput against the
- * no-write phase of the same round. Beside the delay, the phase's major collections (their number
+ * reset by the scrape before the phase), the main thread's CPU and wait for a core in its own
+ * monitor's longest delay, and the longest delay less its wait for a core (src/platform/loopHold:
+ * the process's own part, which the targets hold), and the writes' own latency; and its throughput
+ * against a no-write window of the same length run just before it (a machine's capacity drifts by
+ * more than the effect over the minutes a round takes: a round's no-write phase read 29,770 and
+ * 24,727 req/s four minutes apart). Beside the delay, the phase's major collections (their number
  * and their pauses' total, from prom-client's nodejs_gc_duration_seconds): a collection that lands
  * in a turn already full is most of a long delay.
  */
@@ -40,7 +44,7 @@ export const PHASES: MixedPhase[] = [
 ]
 
 /** What one scrape of the server's /metrics says: its longest loop delay since the last scrape, and its major collections so far. */
-export type ServerGauges = { stallMs: number; stallCpuMs: number; majorGcs: number; majorGcSeconds: number }
+export type ServerGauges = { stallMs: number; stallCpuMs: number; stallCoreWaitMs: number; stallOwnMs: number; majorGcs: number; majorGcSeconds: number }
 
 export type MixedResult = PhaseLoad & {
   phase: string
@@ -48,6 +52,12 @@ export type MixedResult = PhaseLoad & {
   stallMs: number
   /** The main thread's CPU within the longest delay the server's own monitor saw (src/platform/loopHold). */
   stallCpuMs: number
+  /** The main thread's wait for a core within that delay (Linux's scheduler statistics). */
+  stallCoreWaitMs: number
+  /** The longest delay less its wait for a core: the server's own part, which the loop target holds. */
+  stallOwnMs: number
+  /** Reads' req/s in the no-write window just before this phase (the phase's baseline), when one ran. */
+  baselineRps?: number
   majorGcs: number
   majorGcMs: number
   writes: number
@@ -170,14 +180,17 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
   const results: MixedResult[] = []
   for (let round = 1; round <= o.rounds; round++) {
     for (const phase of PHASES) {
+      // The phase's own baseline, just before it: the same read mix, no writes.
+      const baselineRps = phase === PHASES[0] ? undefined : (await o.load(paths, o.seconds)).rps
       const before = await o.gauges() // resets the server's histogram
       const w = writers(o, phase, round)
       const load = await o.load(paths, o.seconds)
       const writes = w.stop()
       const after = await o.gauges()
       const gc = { majorGcs: after.majorGcs - before.majorGcs, majorGcMs: (after.majorGcSeconds - before.majorGcSeconds) * 1000 }
-      const r: MixedResult = { phase: phase.name, round, ...load, stallMs: after.stallMs, stallCpuMs: after.stallCpuMs, ...gc, ...writes }
-      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms (CPU in it ${r.stallCpuMs.toFixed(0)} ms), ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
+      const stall = { stallMs: after.stallMs, stallCpuMs: after.stallCpuMs, stallCoreWaitMs: after.stallCoreWaitMs, stallOwnMs: after.stallOwnMs }
+      const r: MixedResult = { phase: phase.name, round, ...load, ...stall, baselineRps, ...gc, ...writes }
+      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps${baselineRps === undefined ? '' : ` (${baselineRps} just before)`}, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms (CPU in it ${r.stallCpuMs.toFixed(0)} ms, waiting for a core ${r.stallCoreWaitMs.toFixed(0)} ms; own ${r.stallOwnMs.toFixed(0)} ms), ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
       results.push(r)
       // Let the phase's follow-ups (thumbnails, notifications) finish before the next one.
       await new Promise((r) => setTimeout(r, 2000))
@@ -192,22 +205,29 @@ export function serverGauges(metrics: string): ServerGauges {
   return {
     stallMs: value(/^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m) * 1000,
     stallCpuMs: value(/^nodejs_eventloop_delay_longest_cpu_seconds ([\d.e+-]+)$/m) * 1000,
+    stallCoreWaitMs: value(/^nodejs_eventloop_delay_longest_core_wait_seconds ([\d.e+-]+)$/m) * 1000,
+    stallOwnMs: value(/^nodejs_eventloop_delay_longest_own_seconds ([\d.e+-]+)$/m) * 1000,
     // No major collection yet: prom-client has no line for the kind until its first.
     majorGcs: value(/^nodejs_gc_duration_seconds_count\{kind="major"\} ([\d.e+-]+)$/m, 0),
     majorGcSeconds: value(/^nodejs_gc_duration_seconds_sum\{kind="major"\} ([\d.e+-]+)$/m, 0),
   }
 }
 
-/** The mixed row as a table, each phase against its round's no-write phase. */
+/** A phase's reads against its baseline: the no-write window just before it, else its round's no-write phase. */
+export function readsVsNoWrites(r: MixedResult, results: readonly MixedResult[]): number {
+  const roundBase = results.find((b) => b.phase === PHASES[0]!.name && b.round === r.round)?.rps
+  return r.rps / Math.max(r.baselineRps ?? roundBase ?? r.rps, 1)
+}
+
+/** The mixed row as a table, each phase against the no-write window run just before it. */
 export function mixedTable(results: MixedResult[]): string {
-  const base = new Map(results.filter((r) => r.phase === PHASES[0]!.name).map((r) => [r.round, r.rps]))
   const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 1 : 0) : '—')
   return [
-    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms (main-thread CPU in it) | major collections: number, pauses ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | no writes just before, req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms (main-thread CPU; waiting for a core) | longest delay less its wait for a core ms | major collections: number, pauses ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.phase} | ${r.round} | ${r.rps} | ${(((r.rps / Math.max(base.get(r.round) ?? r.rps, 1)) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} (${fmt(r.stallCpuMs)}) | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
+        `| ${r.phase} | ${r.round} | ${r.rps} | ${r.baselineRps ?? '—'} | ${((readsVsNoWrites(r, results) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} (${fmt(r.stallCpuMs)}; ${fmt(r.stallCoreWaitMs)}) | ${fmt(r.stallOwnMs)} | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
     ),
   ].join('\n')
 }

@@ -138,7 +138,7 @@ async function main() {
     return `/api/v1/content?q=${a}%20${b}`
   })
 
-  const ROWS = 10 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS + PHASES.length * MIXED_ROUNDS
+  const ROWS = 10 + 3 * ROUNDS + 4 * ROUNDS + 2 * ROUNDS + (2 * PHASES.length - 1) * MIXED_ROUNDS
   const bar = progress('bench', ROWS, 'rows')
   showProgress(bar)
   const pid = server.pid!

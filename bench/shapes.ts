@@ -3,13 +3,14 @@
  * than one shape of load, as a real load varies: connections (8, 32, 64) and serving processes
  * (WEB_CONCURRENCY 1 and 2), each shape on a fresh `npm start` over the same seeded database, and
  * each shape's phases checked against the targets a deployment relies on (issue 54.5): reads
- * under writes at least 80% of the same shape's no-write throughput, no event-loop delay over
- * 50 ms (with two workers: the longer of the two, prom-client's cluster `max`), writes' p99 at
+ * under writes at least 80% of the same shape's no-write throughput (the window just before the
+ * phase), no event-loop delay over 50 ms of the server's own (less the main thread's wait for a
+ * core; with two workers: the longer of the two, prom-client's cluster `max`), writes' p99 at
  * most 100 ms (submissions and approvals; the hostile phase's requests are refusals, reported
  * beside). Prints one table per shape and a summary, and writes them to bench/results/shapes.md
  * (BENCH_RESULT). Not a test: wall-clock figures are reported here, never asserted in the suite.
  *
- * Env knobs: bench/run.ts's (BENCH_ITEMS, BENCH_TAGS, BENCH_PORT, BENCH_LOAD, BENCH_MIXED_SECONDS,
+ * Env knobs: bench/run.ts's (BENCH_ITEMS, BENCH_TAGS, BENCH_PORT, BENCH_LOAD, BENCH_LOAD_NICE, BENCH_MIXED_SECONDS,
  * BENCH_MIXED_ROUNDS), and BENCH_SHAPES: connections × workers, a comma list (default
  * `8x1,32x1,64x1,8x2,32x2,64x2`).
  */
@@ -18,8 +19,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-import { adminToken, base, buildIsStale, CPUS, env, GENERATOR, ITEMS, log, logDir, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
-import { mixedPhases, mixedTable, PHASES, serverGauges, type MixedResult } from './mixed'
+import { adminToken, base, buildIsStale, CPUS, env, GENERATOR_NAMED, ITEMS, log, logDir, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult } from './harness'
+import { mixedPhases, mixedTable, PHASES, readsVsNoWrites, serverGauges, type MixedResult } from './mixed'
 
 type Shape = { connections: number; workers: number }
 
@@ -44,27 +45,33 @@ const SHAPES: Shape[] = (process.env.BENCH_SHAPES ?? '8x1,32x1,64x1,8x2,32x2,64x
 /** The targets each phase is held to (issue 54.5). */
 const TARGETS = { readsVsNoWrites: 0.8, loopDelayMs: 50, writeP99Ms: 100 }
 
-type Verdict = { lowestReads: number; longestDelay: number; worstWriteP99: number; missed: string[] }
+type Verdict = { lowestReads: number; longestDelay: number; longestOwnDelay: number; worstWriteP99: number; missed: string[] }
 
-/** Which targets a shape's phases missed, and by how much. */
+/**
+ * Which targets a shape's phases missed, and by how much. Reads are held against the no-write
+ * window just before each phase; the loop target against the longest delay less the main thread's
+ * wait for a core in it (the server's own part: a process runnable while the generator, the other
+ * worker or anything else had both cores is not a held loop, issue 54.6), the whole delay reported beside.
+ */
 function verdict(results: MixedResult[]): Verdict {
-  const noWrites = new Map(results.filter((r) => r.phase === PHASES[0]!.name).map((r) => [r.round, r.rps]))
   const missed: string[] = []
   let lowestReads = Infinity
   let longestDelay = 0
+  let longestOwnDelay = 0
   let worstWriteP99 = 0
   for (const r of results) {
-    const reads = r.rps / Math.max(noWrites.get(r.round) ?? r.rps, 1)
+    const reads = readsVsNoWrites(r, results)
     const hostile = r.phase === PHASES[PHASES.length - 1]!.name
     lowestReads = Math.min(lowestReads, reads)
     longestDelay = Math.max(longestDelay, r.stallMs)
+    longestOwnDelay = Math.max(longestOwnDelay, r.stallOwnMs)
     if (!hostile && r.writes > 0) worstWriteP99 = Math.max(worstWriteP99, r.writeP99)
     if (reads < TARGETS.readsVsNoWrites) missed.push(`${r.phase}: reads ${Math.round(reads * 100)}%`)
-    if (r.stallMs > TARGETS.loopDelayMs) missed.push(`${r.phase}: loop delay ${Math.round(r.stallMs)} ms`)
+    if (r.stallOwnMs > TARGETS.loopDelayMs) missed.push(`${r.phase}: loop delay ${Math.round(r.stallOwnMs)} ms less its wait for a core (${Math.round(r.stallMs)} ms whole)`)
     if (!hostile && r.writes > 0 && r.writeP99 > TARGETS.writeP99Ms) missed.push(`${r.phase}: writes' p99 ${Math.round(r.writeP99)} ms`)
     if (r.failedWrites > 0 || r.unexpected > 0) missed.push(`${r.phase}: ${r.failedWrites} failed writes, ${r.unexpected} unexpected reads`)
   }
-  return { lowestReads, longestDelay, worstWriteP99, missed }
+  return { lowestReads, longestDelay, longestOwnDelay, worstWriteP99, missed }
 }
 
 async function main() {
@@ -112,15 +119,15 @@ async function main() {
     const v = verdict(results)
     sections.push(`## ${name}\n\n${mixedTable(results)}\n`)
     summary.push(
-      `| ${shape.connections} | ${shape.workers} | ${Math.round(v.lowestReads * 100)}% | ${Math.round(v.longestDelay)} | ${Math.round(v.worstWriteP99)} | ${v.missed.length ? v.missed.join('; ') : 'every target held'} |`,
+      `| ${shape.connections} | ${shape.workers} | ${Math.round(v.lowestReads * 100)}% | ${Math.round(v.longestOwnDelay)} (${Math.round(v.longestDelay)}) | ${Math.round(v.worstWriteP99)} | ${v.missed.length ? v.missed.join('; ') : 'every target held'} |`,
     )
   }
 
   const md = [
     `# The mixed row in every shape\n`,
-    `${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR} · ${MIXED_SECONDS}s a phase, ${MIXED_ROUNDS} round(s) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n`,
-    `Targets: reads under writes ≥ ${TARGETS.readsVsNoWrites * 100}% of the shape's no-write phase, longest event-loop delay ≤ ${TARGETS.loopDelayMs} ms, writes' p99 ≤ ${TARGETS.writeP99Ms} ms (the hostile phase's refusals reported, not held to it).\n`,
-    '| connections | workers | lowest reads vs no writes | longest loop delay ms | worst writes p99 ms | missed |',
+    `${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR_NAMED} · ${MIXED_SECONDS}s a phase, ${MIXED_ROUNDS} round(s) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n`,
+    `Targets: reads under writes ≥ ${TARGETS.readsVsNoWrites * 100}% of the no-write window just before the phase, longest event-loop delay less the main thread's wait for a core in it ≤ ${TARGETS.loopDelayMs} ms (the whole delay in brackets), writes' p99 ≤ ${TARGETS.writeP99Ms} ms (the hostile phase's refusals reported, not held to it).\n`,
+    '| connections | workers | lowest reads vs no writes | longest loop delay less its wait for a core ms (whole) | worst writes p99 ms | missed |',
     '|---:|---:|---:|---:|---:|---|',
     ...summary,
     '',
