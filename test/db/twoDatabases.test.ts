@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { engine, generation, type Domain } from '../../src/db/engine'
 import { generationsOf } from '../../src/db/freshness'
 import { statement } from '../../src/db/sqlite/connection'
-import { writesOf } from '../../src/db/sqlite/writes'
+import { SqliteWrites, writesOf } from '../../src/db/sqlite/writes'
 import { getConfig } from '../../src/platform/config'
 import type { SerializedAnswer } from '../../src/platform/serializedAnswer'
 import { brandingAnswer } from '../../src/services/branding'
@@ -100,5 +100,14 @@ describe.skipIf(onMongo())('two Payload instances in one process, on two SQLite 
     await engine().hitRateLimit(b, 'two-databases', 1, 60)
     expect(count(otherFile, 'two-databases')).toBe(1)
     expect(count(writesOf(a).file, 'two-databases')).toBe(0)
+  })
+
+  it("a second copy of the write path's module (Next's bundle beside the server's) finds each instance's write path", async () => {
+    // The module evaluated again under another id: its own module state, as Next's copy has.
+    const second = '../../src/db/sqlite/writes/sqliteWrites.ts?second-copy'
+    const copy = (await import(/* @vite-ignore */ second)) as typeof import('../../src/db/sqlite/writes/sqliteWrites')
+    expect(copy.SqliteWrites).not.toBe(SqliteWrites)
+    expect(copy.SqliteWrites.of(a.db)).toBe(writesOf(a))
+    expect(copy.SqliteWrites.of(b.db)).toBe(writesOf(b))
   })
 })

@@ -12,8 +12,14 @@ import { Checkpoints } from './walCheckpoints'
 import { LogSync } from './walSync'
 import { WriteGate } from './writeGate'
 
-/** The write path of each Payload adapter instance the engine's adapter made (`payload.db`). */
-const byAdapter = new WeakMap<object, SqliteWrites>()
+/**
+ * Where a Payload adapter instance the engine's adapter made (`payload.db`) keeps its write path: a
+ * global symbol, so a second copy of this module finds what the first attached. A serving process
+ * has two (the server's modules and Next's bundle of them) and one Payload instance, made by
+ * whichever copy asked first (Payload keeps it on a global): both copies then queue at its one gate.
+ */
+const WRITES = Symbol.for('curation.sqliteWrites')
+type Attached = { [WRITES]?: SqliteWrites }
 
 export class SqliteWrites {
   readonly gate: WriteGate
@@ -56,12 +62,14 @@ export class SqliteWrites {
    * (Payload's `payload.db`) leads back here (`SqliteWrites.of`).
    */
   payloadAdapter(adapter: DatabaseAdapterObj): DatabaseAdapterObj {
-    return this.payload.adapter(adapter, (instance) => byAdapter.set(instance, this))
+    return this.payload.adapter(adapter, (instance) => {
+      ;(instance as Attached)[WRITES] = this
+    })
   }
 
   /** The write path of a Payload adapter instance made by `payloadAdapter` (the engine's every operation starts here). */
   static of(db: object): SqliteWrites {
-    const writes = byAdapter.get(db)
+    const writes = (db as Attached)[WRITES]
     if (!writes) throw new Error('This Payload instance was not made with the SQLite engine\'s adapter (src/db/sqlite/operations.ts)')
     return writes
   }
