@@ -76,7 +76,7 @@ export class PayloadWrites {
   adapter(adapter: DatabaseAdapterObj, made: (instance: object) => void): DatabaseAdapterObj {
     // The wrappers below are the adapter's methods: their own `this` is Payload's adapter.
     const { gate, commitFailures } = this
-    const client = () => new QueuedClient(createClient({ url: `file:${this.file}` }), gate, (mode) => this.openTransaction(mode))
+    const client = () => new QueuedClient(createClient({ url: `file:${this.file}` }), (mode) => this.openTransaction(mode))
     return {
       ...adapter,
       init: (args) => {

@@ -8,9 +8,11 @@
  *   timeout, no checkpoint inside a commit, synchronous NORMAL: ../connection) before its first
  *   statement, where the adapter would have set fewer of them itself;
  * - a write outside a transaction (`payload.db.updateOne` without a request, Payload's lock
- *   bookkeeping) takes this process's write gate, and every statement runs in the loop's slices
- *   for writes (platform/loopSlices): a native busy wait on the client's connection would block the
- *   loop an open transaction of this process needs;
+ *   bookkeeping) is made a write transaction of its own, opened as Payload's are (next point): after
+ *   this process's write gate, its BEGIN waiting for another process's lock on a timer
+ *   (../writeLock). As an autocommit statement on the client's connection it waited in SQLite's
+ *   busy handler, asleep on the serving thread, while another worker's save held the lock. Every
+ *   statement runs in the loop's slices (platform/loopSlices);
  * - `transaction()` opens each write transaction after the write gate, on the write path's kept
  *   connection (./payloadWrites): @libsql/client 0.14.0's own hands its connection to the
  *   transaction and opens a new one without busy_timeout, left to garbage collection.
@@ -20,10 +22,10 @@ import { LibsqlError } from '@libsql/client'
 
 import { inSlices } from '../../../platform/loopSlices'
 import { BUSY_TIMEOUT_MS, SERVING_WAL_PRAGMAS } from '../connection'
-import type { ReleaseWriteGate, WriteGate } from './writeGate'
+import type { ReleaseWriteGate } from './writeGate'
 
 const WRITE_STATEMENT = /^\s*(insert|update|delete|replace)\b/i
-/** A read of the schema table: a connection reloads a schema another one changed (see `fresh`). */
+/** A read of the schema table: a connection reloads a schema another one changed (./payloadWrites reads it after each BEGIN). */
 export const SCHEMA_READ = 'SELECT 1 FROM sqlite_master LIMIT 1'
 
 const sqlOf = (stmt: InStatement | string): string => (typeof stmt === 'string' ? stmt : stmt.sql)
@@ -38,7 +40,6 @@ export class QueuedClient implements Client {
 
   constructor(
     private readonly inner: Client,
-    private readonly gate: WriteGate,
     private readonly openTransaction: OpenTransaction,
   ) {
     this.ready = this.setUp()
@@ -65,13 +66,13 @@ export class QueuedClient implements Client {
     await this.ready
     const statement = statementOf(stmt, args)
     if (!WRITE_STATEMENT.test(sqlOf(statement))) return inSlices(() => this.inner.execute(statement))
-    return inSlices(() => this.gate.run(async () => (await this.fresh(), this.inner.execute(statement))), 'write')
+    return this.inOwnTransaction((tx) => tx.execute(statement))
   }
 
   async batch(stmts: InStatement[], mode?: TransactionMode): Promise<ResultSet[]> {
     await this.ready
     if (!stmts.some((s) => WRITE_STATEMENT.test(sqlOf(s)))) return inSlices(() => this.inner.batch(stmts, mode))
-    return inSlices(() => this.gate.run(async () => (await this.fresh(), this.inner.batch(stmts, mode))), 'write')
+    return this.inOwnTransaction((tx) => tx.batch(stmts))
   }
 
   async migrate(stmts: InStatement[]): Promise<ResultSet[]> {
@@ -98,12 +99,20 @@ export class QueuedClient implements Client {
   }
 
   /**
-   * A read first: the long-lived connection reloads a schema another connection changed (a bulk
-   * load drops and re-creates triggers and indexes). Left to the write itself, that reload failed
-   * the first write through the text index's triggers with "no such table: content".
+   * A write made outside a transaction, as one: committed (and answered once durable, as every
+   * write) when `run` resolves, rolled back when it throws. The kept connection reads the schema
+   * after its BEGIN (./payloadWrites), so a schema another connection changed is seen.
    */
-  private fresh(): Promise<ResultSet> {
-    return this.inner.execute(SCHEMA_READ)
+  private async inOwnTransaction<T>(run: (tx: Transaction) => Promise<T>): Promise<T> {
+    const tx = await this.openTransaction('write')
+    try {
+      const result = await run(tx)
+      await tx.commit()
+      return result
+    } catch (err) {
+      await tx.rollback().catch(() => undefined)
+      throw err
+    }
   }
 }
 
