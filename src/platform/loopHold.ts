@@ -58,7 +58,8 @@ export type LoopHold = {
   coreWaitInDelayMs: number
   /**
    * The longest delay less its wait for a core since the last read, ms: the process's own part
-   * (running, or blocked in a call), whichever span it came from.
+   * (running, or blocked in a call), whichever span it came from. The wait is read over the span,
+   * one tick longer than its delay, so this is the own part to within a tick.
    */
   ownDelayMs: number
 }
