@@ -5,7 +5,6 @@
  * let go; past its patience it is SQLITE_BUSY, and the connection keeps its busy_timeout for the
  * statements of a transaction. A second process holds the lock for as long as the test says.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,10 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import { BUSY_TIMEOUT_MS } from '../../src/db/sqlite/connection'
 import { beginImmediate } from '../../src/db/sqlite/writeLock'
+import { killLockHolders, lockHolder, timerTurns } from '../support/lockHolder'
 
-const root = path.resolve(import.meta.dirname, '../..')
 const open: Database.Database[] = []
-const children: { kill(): void }[] = []
 
 function walDatabase(): { file: string; db: Database.Database } {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'write-lock-')), 'db.sqlite')
@@ -29,41 +27,20 @@ function walDatabase(): { file: string; db: Database.Database } {
   return { file, db }
 }
 
-/** A second process that takes the write lock and holds it until `release()`. */
-function lockHolder(file: string): { held: Promise<void>; released: Promise<void>; release(): void } {
-  const script = `
-    const Database = require('libsql')
-    const db = new Database(${JSON.stringify(file)})
-    db.exec('BEGIN IMMEDIATE')
-    db.prepare('INSERT INTO t VALUES (1)').run()
-    process.stdout.write('held\\n')
-    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0) })
-  `
-  const child = spawn(process.execPath, ['-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] })
-  children.push(child)
-  const held = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
-  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  return { held, released, release: () => child.stdin.write('go\n') }
-}
-
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill()
+  killLockHolders()
   for (const db of open.splice(0)) db.close()
 })
 
 describe("another process's write lock, waited for on a timer", () => {
   it('leaves the event loop turning while the other process holds the lock, and begins once it lets go', async () => {
     const { file, db } = walDatabase()
-    const holder = lockHolder(file)
+    const holder = lockHolder(file, 'INSERT INTO t VALUES (1)')
     await holder.held
     let begun = false
     const beginning = beginImmediate(db).then(() => (begun = true))
     // Timers of this process run while it waits: a native busy wait would hold them all.
-    let turns = 0
-    for (let i = 0; i < 5; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      turns++
-    }
+    const turns = await timerTurns()
     expect({ turns, begun }).toEqual({ turns: 5, begun: false })
     holder.release()
     await holder.released
@@ -76,7 +53,7 @@ describe("another process's write lock, waited for on a timer", () => {
 
   it("is SQLITE_BUSY past its patience, with nothing begun and the connection's busy_timeout kept", async () => {
     const { file, db } = walDatabase()
-    const holder = lockHolder(file)
+    const holder = lockHolder(file, 'INSERT INTO t VALUES (1)')
     await holder.held
     await expect(beginImmediate(db, 30)).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
     expect(db.inTransaction).toBe(false)

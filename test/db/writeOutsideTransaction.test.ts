@@ -6,37 +6,15 @@
  * As an autocommit statement on the client's connection it slept in SQLite's busy handler on the
  * serving thread, every timer held until the lock went or the busy timeout (5 s) ran out.
  */
-import { spawn } from 'node:child_process'
-import path from 'node:path'
-
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { writesOf } from '../../src/db/sqlite/writes'
 import { create } from '../content/helpers'
 import { testApp, type TestApp } from '../support/app'
 import { onMongo } from '../support/crossProcess'
+import { killLockHolders, lockHolder, timerTurns } from '../support/lockHolder'
 
-const root = path.resolve(import.meta.dirname, '../..')
-const children: { kill(): void }[] = []
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill()
-})
-
-/** A second process that takes `file`'s write lock and holds it until `release()`. */
-function lockHolder(file: string): { held: Promise<void>; released: Promise<void>; release(): void } {
-  const script = `
-    const Database = require('libsql')
-    const db = new Database(${JSON.stringify(file)})
-    db.exec('BEGIN IMMEDIATE')
-    process.stdout.write('held\\n')
-    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0) })
-  `
-  const child = spawn(process.execPath, ['-e', script], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] })
-  children.push(child)
-  const held = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
-  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  return { held, released, release: () => child.stdin.write('go\n') }
-}
+afterEach(killLockHolders)
 
 describe.skipIf(onMongo())("a write outside a transaction, beside another process's write lock", () => {
   let app: TestApp
@@ -51,11 +29,7 @@ describe.skipIf(onMongo())("a write outside a transaction, beside another proces
     let landed = false
     const writing = app.payload.db.updateOne({ collection: 'platforms', id: platform.id, data: { label: 'After' }, returning: false }).then(() => (landed = true))
     // Timers of this process run while the write waits: a native busy wait would hold them all.
-    let turns = 0
-    for (let i = 0; i < 5; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      turns++
-    }
+    const turns = await timerTurns()
     expect({ turns, landed }).toEqual({ turns: 5, landed: false })
     holder.release()
     await holder.released
