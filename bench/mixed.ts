@@ -8,9 +8,9 @@
  * inputs the limits allow of the requests that once held the loop for seconds, four a second,
  * counted as the phase's writes; a "failed" one is one not refused with a 4xx). Each phase reports the reads' req/s, p50 and p99,
  * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
- * reset by the scrape before the phase), the main thread's CPU and wait for a core in its own
- * monitor's longest delay, and the longest delay less its wait for a core (src/platform/loopHold:
- * the process's own part, which the targets hold), and the writes' own latency; and its throughput
+ * reset by the scrape before the phase), the main thread's CPU, its wait for a core and the
+ * hypervisor's steal in its own monitor's longest delay, and the longest delay less those two
+ * (src/platform/loopHold: the process's own part, which the targets hold), and the writes' own latency; and its throughput
  * against a no-write window of the same length run just before it (a machine's capacity drifts by
  * more than the effect over the minutes a round takes: a round's no-write phase read 29,770 and
  * 24,727 req/s four minutes apart). Beside the delay, the phase's major collections (their number
@@ -44,7 +44,7 @@ export const PHASES: MixedPhase[] = [
 ]
 
 /** What one scrape of the server's /metrics says: its longest loop delay since the last scrape, and its major collections so far. */
-export type ServerGauges = { stallMs: number; stallCpuMs: number; stallCoreWaitMs: number; stallOwnMs: number; majorGcs: number; majorGcSeconds: number }
+export type ServerGauges = { stallMs: number; stallCpuMs: number; stallCoreWaitMs: number; stallStolenMs: number; stallOwnMs: number; majorGcs: number; majorGcSeconds: number }
 
 export type MixedResult = PhaseLoad & {
   phase: string
@@ -54,7 +54,9 @@ export type MixedResult = PhaseLoad & {
   stallCpuMs: number
   /** The main thread's wait for a core within that delay (Linux's scheduler statistics). */
   stallCoreWaitMs: number
-  /** The longest delay less its wait for a core: the server's own part, which the loop target holds. */
+  /** The time the hypervisor took from the CPUs within that delay (/proc/stat's steal; 0 on bare metal). */
+  stallStolenMs: number
+  /** The longest delay less its wait for a core and its stolen time: the server's own part, which the loop target holds. */
   stallOwnMs: number
   /** Reads' req/s in the no-write window just before this phase (the phase's baseline), when one ran. */
   baselineRps?: number
@@ -188,9 +190,9 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
       const writes = w.stop()
       const after = await o.gauges()
       const gc = { majorGcs: after.majorGcs - before.majorGcs, majorGcMs: (after.majorGcSeconds - before.majorGcSeconds) * 1000 }
-      const stall = { stallMs: after.stallMs, stallCpuMs: after.stallCpuMs, stallCoreWaitMs: after.stallCoreWaitMs, stallOwnMs: after.stallOwnMs }
+      const stall = { stallMs: after.stallMs, stallCpuMs: after.stallCpuMs, stallCoreWaitMs: after.stallCoreWaitMs, stallStolenMs: after.stallStolenMs, stallOwnMs: after.stallOwnMs }
       const r: MixedResult = { phase: phase.name, round, ...load, ...stall, baselineRps, ...gc, ...writes }
-      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps${baselineRps === undefined ? '' : ` (${baselineRps} just before)`}, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms (CPU in it ${r.stallCpuMs.toFixed(0)} ms, waiting for a core ${r.stallCoreWaitMs.toFixed(0)} ms; own ${r.stallOwnMs.toFixed(0)} ms), ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
+      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps${baselineRps === undefined ? '' : ` (${baselineRps} just before)`}, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms (CPU in it ${r.stallCpuMs.toFixed(0)} ms, waiting for a core ${r.stallCoreWaitMs.toFixed(0)} ms, stolen ${r.stallStolenMs.toFixed(0)} ms; own ${r.stallOwnMs.toFixed(0)} ms), ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
       results.push(r)
       // Let the phase's follow-ups (thumbnails, notifications) finish before the next one.
       await new Promise((r) => setTimeout(r, 2000))
@@ -206,6 +208,8 @@ export function serverGauges(metrics: string): ServerGauges {
     stallMs: value(/^nodejs_eventloop_lag_max_seconds ([\d.e+-]+)$/m) * 1000,
     stallCpuMs: value(/^nodejs_eventloop_delay_longest_cpu_seconds ([\d.e+-]+)$/m) * 1000,
     stallCoreWaitMs: value(/^nodejs_eventloop_delay_longest_core_wait_seconds ([\d.e+-]+)$/m) * 1000,
+    // Absent from a server older than the steal's gauge: read as none.
+    stallStolenMs: value(/^nodejs_eventloop_delay_longest_stolen_seconds ([\d.e+-]+)$/m, 0) * 1000,
     stallOwnMs: value(/^nodejs_eventloop_delay_longest_own_seconds ([\d.e+-]+)$/m) * 1000,
     // No major collection yet: prom-client has no line for the kind until its first.
     majorGcs: value(/^nodejs_gc_duration_seconds_count\{kind="major"\} ([\d.e+-]+)$/m, 0),
@@ -223,11 +227,11 @@ export function readsVsNoWrites(r: MixedResult, results: readonly MixedResult[])
 export function mixedTable(results: MixedResult[]): string {
   const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 1 : 0) : '—')
   return [
-    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | no writes just before, req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms (main-thread CPU; waiting for a core) | longest delay less its wait for a core ms | major collections: number, pauses ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
+    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | no writes just before, req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms (main-thread CPU; waiting for a core; stolen) | longest delay less its wait for a core and stolen time ms | major collections: number, pauses ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.phase} | ${r.round} | ${r.rps} | ${r.baselineRps ?? '—'} | ${((readsVsNoWrites(r, results) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} (${fmt(r.stallCpuMs)}; ${fmt(r.stallCoreWaitMs)}) | ${fmt(r.stallOwnMs)} | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
+        `| ${r.phase} | ${r.round} | ${r.rps} | ${r.baselineRps ?? '—'} | ${((readsVsNoWrites(r, results) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} (${fmt(r.stallCpuMs)}; ${fmt(r.stallCoreWaitMs)}; ${fmt(r.stallStolenMs)}) | ${fmt(r.stallOwnMs)} | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
     ),
   ].join('\n')
 }

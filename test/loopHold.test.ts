@@ -4,16 +4,17 @@
  * its delay with the CPU spent in it, and it is the process's own; a thread asleep in a call (here
  * Atomics.wait) shows the delay without CPU, and it is its own too (blocked by what it called); a
  * thread that was runnable while other processes had the cores shows the wait, and its own part
- * is the delay less that wait. Held by what each kind of wait spends, counted in CPU and scheduler
- * time, not by a wall-clock bound.
+ * is the delay less that wait; a virtual machine whose CPU the hypervisor took (its steal) shows
+ * the stolen time, and its own part is the delay less that too. Held by what each kind of wait
+ * spends, counted in CPU and scheduler time, not by a wall-clock bound.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 
 import { describe, expect, it } from 'vitest'
 
-import { type LoopHold, takeLoopHold } from '../src/platform/loopHold'
+import { type LoopHold, LoopMonitor, parseCpuSteal, takeLoopHold } from '../src/platform/loopHold'
 import { registry } from '../src/platform/metrics'
 
 const threadCpuMs = () => {
@@ -32,15 +33,24 @@ function asleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
-/** The monitor's longest delay over `hold`, a turn of the loop on either side. */
-async function holdOver(hold: () => void): Promise<LoopHold> {
+/** A monitor's longest delay over `hold` (the serving one's by default), a turn of the loop on either side. */
+async function holdOver(hold: () => void, take: () => LoopHold = takeLoopHold): Promise<LoopHold> {
   const turn = () => new Promise((resolve) => setTimeout(resolve, 25))
   await turn()
-  takeLoopHold()
+  take()
   hold()
   await turn()
-  return takeLoopHold()
+  return take()
 }
+
+// This machine's /proc/stat, its first lines (a virtual machine: 17.81 and 17.32 s stolen from its two CPUs).
+const PROC_STAT = [
+  'cpu  2155917 12238 710628 1399342 8814 0 241937 3513 0 0',
+  'cpu0 1042654 6152 353253 740404 2576 0 114912 1781 0 0',
+  'cpu1 1113263 6086 357375 658937 6237 0 127024 1732 0 0',
+  'intr 123456789 0 9 0 0',
+  'ctxt 987654321',
+].join('\n')
 
 describe('the loop held, and by whom', () => {
   it('a loop held by code: the delay, and all of its CPU in it', async () => {
@@ -58,8 +68,9 @@ describe('the loop held, and by whom', () => {
     // Asleep for 120 ms of it: at most what the timer's own turns spent around the wait.
     expect(hold.cpuInDelayMs).toBeLessThan(hold.delayMs - 100)
     // Asleep is not waiting for a core: the delay is the process's own (a blocked call is code's doing).
-    expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - hold.coreWaitInDelayMs)
-    expect(hold.ownDelayMs).toBeGreaterThanOrEqual(100)
+    // (Less any moment the hypervisor took the CPU, which is the machine's.)
+    expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - hold.coreWaitInDelayMs - hold.stolenInDelayMs)
+    expect(hold.ownDelayMs + hold.stolenInDelayMs).toBeGreaterThanOrEqual(100)
   })
 
   // Linux's scheduler statistics; elsewhere every delay counts as the process's own.
@@ -77,9 +88,47 @@ describe('the loop held, and by whom', () => {
       expect(hold.coreWaitInDelayMs).toBeGreaterThan(10)
       // A thread's time in a span is running, waiting for a core, or asleep: no part counted twice.
       expect(hold.cpuInDelayMs + hold.coreWaitInDelayMs).toBeLessThanOrEqual(hold.delayMs + 10 + 5)
-      expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - hold.coreWaitInDelayMs - 0.001)
+      expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - hold.coreWaitInDelayMs - hold.stolenInDelayMs - 0.001)
     } finally {
       for (const child of spinners) child.kill('SIGKILL')
+    }
+  })
+
+  it("the hypervisor's steal: each CPU's, from /proc/stat's per-CPU lines, the sum line left out", () => {
+    expect(parseCpuSteal(PROC_STAT)).toEqual([17810, 17320])
+    // A line cut off by the read's end is left out, not read as a smaller number.
+    expect(parseCpuSteal(PROC_STAT.slice(0, PROC_STAT.indexOf('cpu1') + 40))).toEqual([17810])
+    expect(parseCpuSteal('')).toEqual([])
+    if (existsSync('/proc/stat')) expect(parseCpuSteal(readFileSync('/proc/stat', 'latin1'))).toHaveLength(os.cpus().length)
+  })
+
+  it('a CPU the hypervisor took: its stolen time is counted, and the own part is the delay less it', async () => {
+    const steal = [0, 0]
+    const monitor = new LoopMonitor({
+      threadCpuMs: () => 0,
+      threadCoreWaitMs: () => 0,
+      cpuStealMs: () => [...steal],
+    }).start()
+    try {
+      // As a virtual CPU the host did not run for 100 ms: the thread is neither running nor waiting for a core in the guest.
+      const hold = await holdOver(() => {
+        steal[1]! += 100
+        asleep(120)
+      }, () => monitor.take())
+      expect(hold.delayMs).toBeGreaterThanOrEqual(110)
+      expect(hold.stolenInDelayMs).toBe(100)
+      expect(hold.ownDelayMs).toBeLessThanOrEqual(hold.delayMs - 100 + 0.001)
+      expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - 100 - 0.001)
+      // The steal is capped at the delay: a span cannot lose more than its own length.
+      const capped = await holdOver(() => {
+        steal[0]! += 5000
+        asleep(60)
+      }, () => monitor.take())
+      expect(capped.stolenInDelayMs).toBe(capped.delayMs)
+      // Nothing of that span is its own (the longest own delay is another tick's, a turn of the timer).
+      expect(capped.ownDelayMs).toBeLessThan(capped.delayMs - 50)
+    } finally {
+      monitor.stop()
     }
   })
 
@@ -91,15 +140,18 @@ describe('the loop held, and by whom', () => {
     const delay = Number(/^nodejs_eventloop_delay_longest_seconds (\S+)$/m.exec(text)?.[1])
     const cpu = Number(/^nodejs_eventloop_delay_longest_cpu_seconds (\S+)$/m.exec(text)?.[1])
     const coreWait = Number(/^nodejs_eventloop_delay_longest_core_wait_seconds (\S+)$/m.exec(text)?.[1])
+    const stolen = Number(/^nodejs_eventloop_delay_longest_stolen_seconds (\S+)$/m.exec(text)?.[1])
     const own = Number(/^nodejs_eventloop_delay_longest_own_seconds (\S+)$/m.exec(text)?.[1])
     expect(delay).toBeGreaterThanOrEqual(0.07)
     expect(cpu).toBeGreaterThanOrEqual(0.08)
     expect(cpu).toBeLessThanOrEqual(delay + 0.015)
     expect(coreWait).toBeGreaterThanOrEqual(0)
-    expect(own).toBeGreaterThanOrEqual(delay - coreWait - 0.000001)
+    expect(stolen).toBeGreaterThanOrEqual(0)
+    expect(stolen).toBeLessThanOrEqual(delay)
+    expect(own).toBeGreaterThanOrEqual(delay - coreWait - stolen - 0.000001)
     expect(own).toBeLessThanOrEqual(delay)
     // A read takes the span: the next starts empty.
     takeLoopHold()
-    expect(takeLoopHold()).toEqual({ delayMs: 0, cpuInDelayMs: 0, coreWaitInDelayMs: 0, ownDelayMs: 0 })
+    expect(takeLoopHold()).toEqual({ delayMs: 0, cpuInDelayMs: 0, coreWaitInDelayMs: 0, stolenInDelayMs: 0, ownDelayMs: 0 })
   })
 })

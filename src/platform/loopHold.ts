@@ -1,19 +1,31 @@
 /**
  * How long the event loop went without turning, and how much of that the process's own code
  * held it: prom-client's `nodejs_eventloop_lag_max_seconds` is wall time, which also counts a
- * process waiting for a core (a busy machine, the load generator beside it). A timer ticks every
- * TICK_MS; at each tick the wall time since the previous tick is compared with the main thread's
- * CPU time and, on Linux, its time waiting for a core (the kernel's `schedstat`: runnable, not
- * running) over the same span. Kept since the last read: the longest delay, with the CPU and the
- * wait for a core inside it, and the longest delay less its wait for a core, the process's own
- * part (running, or blocked in a call it made). A long delay that is mostly a wait for a core is
- * the machine's, not code holding the loop (docs/benchmarks.md, *Measurements behind the code*).
+ * process waiting for a core (a busy machine, the load generator beside it) and a virtual
+ * machine whose CPU the hypervisor did not run. A timer ticks every TICK_MS; at each tick the wall
+ * time since the previous tick is compared with, over the same span, the main thread's CPU time
+ * and, on Linux, its time waiting for a core (the kernel's `schedstat`: runnable, not running) and
+ * the time the hypervisor took from each of the machine's CPUs (`/proc/stat`'s steal). Kept since
+ * the last read: the longest delay, with the CPU, the wait for a core and the stolen time inside it,
+ * and the longest delay less the machine's parts (the wait and the steal), the process's own part
+ * (running, or blocked in a call it made). A long delay that is mostly the machine's is not code
+ * holding the loop (docs/benchmarks.md, *Measurements behind the code*).
  * Read by /metrics (./metrics), reset on each read as prom-client's lag is.
  */
 import { openSync, readSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
 const TICK_MS = 10
+
+/** Where a monitor reads its clocks: each a running total in ms. */
+export type LoopSources = {
+  /** The main thread's CPU time. */
+  threadCpuMs(): number
+  /** The main thread's time runnable and not running (0 where the kernel does not say). */
+  threadCoreWaitMs(): number
+  /** Each CPU's time the hypervisor ran something else (empty where the kernel does not say). */
+  cpuStealMs(): readonly number[]
+}
 
 /** The main thread's CPU time in ms (Node 23.9+); the process's on older Nodes, which counts helper threads too. */
 const threadCpuMs: () => number = (() => {
@@ -25,28 +37,59 @@ const threadCpuMs: () => number = (() => {
   }
 })()
 
-/**
- * The main thread's time waiting for a core so far, ms: the second field of its
- * `/proc/thread-self/schedstat` (opened once, from the main thread, and read again at offset 0:
- * ~1 µs). 0 where there is no such file (not Linux, or no scheduler statistics): every delay is
- * then the process's own.
- */
-const threadWaitMs: () => number = (() => {
+/** Reads a kernel file from its start into a buffer kept open (~1-10 µs); undefined where it cannot be opened. */
+function procReader(file: string, bytes: number): (() => string) | undefined {
   let fd: number
   try {
-    fd = openSync('/proc/thread-self/schedstat', 'r')
+    fd = openSync(file, 'r')
   } catch {
-    return () => 0
+    return undefined
   }
-  const buf = Buffer.alloc(96)
+  const buf = Buffer.alloc(bytes)
   return () => {
     try {
-      const text = buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0))
-      return Number(text.split(' ')[1]) / 1e6 || 0
+      return buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0))
     } catch {
-      return 0
+      return ''
     }
   }
+}
+
+/**
+ * The main thread's time waiting for a core so far, ms: the second field of its
+ * `/proc/thread-self/schedstat` (opened once, from the main thread). 0 where there is no such file
+ * (not Linux, or no scheduler statistics): every delay is then the process's own.
+ */
+const threadCoreWaitMs: () => number = (() => {
+  const read = procReader('/proc/thread-self/schedstat', 96)
+  return read ? () => Number(read().split(' ')[1]) / 1e6 || 0 : () => 0
+})()
+
+/** Linux reports /proc/stat in USER_HZ ticks, fixed at 100 a second for user space on every architecture it runs. */
+const MS_PER_USER_TICK = 10
+
+/**
+ * Each CPU's stolen time in ms from `/proc/stat`'s text: the eighth figure of every `cpuN` line (a
+ * virtual CPU's time the hypervisor ran something else; 0 on bare metal). The aggregate `cpu` line
+ * and a line cut off at the end of `text` are left out.
+ */
+export function parseCpuSteal(text: string): number[] {
+  const steal: number[] = []
+  let start = 0
+  for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+    if (!text.startsWith('cpu', start)) break // the per-CPU lines come first, together
+    const code = text.charCodeAt(start + 3)
+    if (code < 48 || code > 57) continue // `cpu ` is the sum of them
+    const fields = text.slice(start, end).split(' ')
+    steal.push(Number(fields[8]) * MS_PER_USER_TICK || 0)
+  }
+  return steal
+}
+
+/** Each CPU's stolen time so far (`/proc/stat`, its first 8 KB: the per-CPU lines of ~90 CPUs). */
+const cpuStealMs: () => readonly number[] = (() => {
+  const read = procReader('/proc/stat', 8192)
+  return read ? () => parseCpuSteal(read()) : () => []
 })()
 
 export type LoopHold = {
@@ -57,40 +100,87 @@ export type LoopHold = {
   /** The main thread's time waiting for a core within that delay's span, ms (0 off Linux). */
   coreWaitInDelayMs: number
   /**
-   * The longest delay less its wait for a core since the last read, ms: the process's own part
-   * (running, or blocked in a call), whichever span it came from. The wait is read over the span,
-   * one tick longer than its delay, so this is the own part to within a tick.
+   * The time the hypervisor took from the machine's CPUs within that delay's span, ms: the most any
+   * one CPU lost (the thread runs on one at a time), at most the delay; 0 on bare metal and off Linux.
+   * It is counted in the kernel's 10 ms ticks.
+   */
+  stolenInDelayMs: number
+  /**
+   * The longest delay less its wait for a core and its stolen time since the last read, ms: the
+   * process's own part (running, or blocked in a call), whichever span it came from. The machine's
+   * parts are read over the span, one tick longer than its delay, so this is the own part to within
+   * a tick.
    */
   ownDelayMs: number
 }
 
-const NONE: LoopHold = { delayMs: 0, cpuInDelayMs: 0, coreWaitInDelayMs: 0, ownDelayMs: 0 }
-let lastWall = performance.now()
-let lastCpu = threadCpuMs()
-let lastWait = threadWaitMs()
-let longest: LoopHold = NONE
+const NONE: LoopHold = { delayMs: 0, cpuInDelayMs: 0, coreWaitInDelayMs: 0, stolenInDelayMs: 0, ownDelayMs: 0 }
 
-setInterval(() => {
-  const wall = performance.now()
-  const cpu = threadCpuMs()
-  const wait = threadWaitMs()
-  const delayMs = wall - lastWall - TICK_MS
-  const coreWaitMs = wait - lastWait
-  const ownDelayMs = Math.max(0, delayMs - coreWaitMs)
-  if (delayMs > longest.delayMs || ownDelayMs > longest.ownDelayMs) {
-    longest =
-      delayMs > longest.delayMs
-        ? { delayMs, cpuInDelayMs: cpu - lastCpu, coreWaitInDelayMs: coreWaitMs, ownDelayMs: Math.max(ownDelayMs, longest.ownDelayMs) }
-        : { ...longest, ownDelayMs }
+/** The most any one CPU's counter moved between two readings of them all. */
+function largestGain(before: readonly number[], after: readonly number[]): number {
+  let most = 0
+  for (let i = 0; i < after.length && i < before.length; i++) most = Math.max(most, after[i]! - before[i]!)
+  return most
+}
+
+/** A loop's delays and what they were made of, kept since the last `take()`. */
+export class LoopMonitor {
+  private lastWall = performance.now()
+  private lastCpu: number
+  private lastWait: number
+  private lastSteal: readonly number[]
+  private longest: LoopHold = NONE
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly sources: LoopSources) {
+    this.lastCpu = sources.threadCpuMs()
+    this.lastWait = sources.threadCoreWaitMs()
+    this.lastSteal = sources.cpuStealMs()
   }
-  lastWall = wall
-  lastCpu = cpu
-  lastWait = wait
-}, TICK_MS).unref()
 
-/** The longest delay since the previous call, the CPU and the wait for a core in it, and the longest own delay; starts a new span. */
+  /** Ticks every TICK_MS without keeping the process alive. */
+  start(): this {
+    this.timer ??= setInterval(() => this.tick(), TICK_MS).unref()
+    return this
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  private tick(): void {
+    const wall = performance.now()
+    const cpu = this.sources.threadCpuMs()
+    const wait = this.sources.threadCoreWaitMs()
+    const steal = this.sources.cpuStealMs()
+    const delayMs = wall - this.lastWall - TICK_MS
+    const coreWaitMs = wait - this.lastWait
+    const stolenMs = Math.max(0, Math.min(delayMs, largestGain(this.lastSteal, steal)))
+    const ownDelayMs = Math.max(0, delayMs - coreWaitMs - stolenMs)
+    const { longest } = this
+    if (delayMs > longest.delayMs) {
+      this.longest = { delayMs, cpuInDelayMs: cpu - this.lastCpu, coreWaitInDelayMs: coreWaitMs, stolenInDelayMs: stolenMs, ownDelayMs: Math.max(ownDelayMs, longest.ownDelayMs) }
+    } else if (ownDelayMs > longest.ownDelayMs) {
+      this.longest = { ...longest, ownDelayMs }
+    }
+    this.lastWall = wall
+    this.lastCpu = cpu
+    this.lastWait = wait
+    this.lastSteal = steal
+  }
+
+  /** The longest delay since the previous call, the CPU and the machine's parts in it, and the longest own delay; starts a new span. */
+  take(): LoopHold {
+    const taken = this.longest
+    this.longest = NONE
+    return taken
+  }
+}
+
+const serving = new LoopMonitor({ threadCpuMs, threadCoreWaitMs, cpuStealMs }).start()
+
+/** The serving loop's longest delay since the previous call (see LoopMonitor.take). */
 export function takeLoopHold(): LoopHold {
-  const taken = longest
-  longest = NONE
-  return taken
+  return serving.take()
 }

@@ -20,9 +20,9 @@ export type MetricsText = { contentType: string; body: string }
 
 client.collectDefaultMetrics({ register: registry })
 
-// The longest loop delay since the last scrape, the main thread's CPU and its wait for a core inside
-// it, and the longest delay less its wait for a core (./loopHold): together they tell code holding
-// the loop from a process waiting for a core. Across workers the primary keeps each one's largest.
+// The longest loop delay since the last scrape, the main thread's CPU, its wait for a core and the
+// hypervisor's steal inside it, and the longest delay less those two (./loopHold): together they
+// tell code holding the loop from a machine that did not run it. Across workers the primary keeps each one's largest.
 new client.Gauge({
   name: 'nodejs_eventloop_delay_longest_seconds',
   help: 'The longest event-loop delay since the last scrape, wall time (a 10 ms timer late by this much).',
@@ -32,6 +32,7 @@ new client.Gauge({
     this.set(hold.delayMs / 1000)
     loopHoldCpu.set(hold.cpuInDelayMs / 1000)
     loopHoldCoreWait.set(hold.coreWaitInDelayMs / 1000)
+    loopHoldStolen.set(hold.stolenInDelayMs / 1000)
     loopHoldOwn.set(hold.ownDelayMs / 1000)
   },
 })
@@ -46,9 +47,14 @@ const loopHoldCoreWait = new client.Gauge({
   help: "The main thread's time waiting for a core (runnable, not running; Linux) within the longest event-loop delay since the last scrape.",
   aggregator: 'max',
 })
+const loopHoldStolen = new client.Gauge({
+  name: 'nodejs_eventloop_delay_longest_stolen_seconds',
+  help: 'The time the hypervisor took from the CPUs (the most any one lost; /proc/stat steal, Linux) within the longest event-loop delay since the last scrape.',
+  aggregator: 'max',
+})
 const loopHoldOwn = new client.Gauge({
   name: 'nodejs_eventloop_delay_longest_own_seconds',
-  help: "The longest event-loop delay less the main thread's wait for a core in it, since the last scrape: the process's own part (running, or blocked in a call).",
+  help: "The longest event-loop delay less the main thread's wait for a core and the hypervisor's steal in it, since the last scrape: the process's own part (running, or blocked in a call).",
   aggregator: 'max',
 })
 
