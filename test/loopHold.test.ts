@@ -14,7 +14,7 @@ import os from 'node:os'
 
 import { describe, expect, it } from 'vitest'
 
-import { type LoopHold, LoopMonitor, parseCpuSteal, takeLoopHold } from '../src/platform/loopHold'
+import { type LoopHold, LoopMonitor, parseCpuSteal, processSources, takeLoopHold } from '../src/platform/loopHold'
 import { registry } from '../src/platform/metrics'
 
 const threadCpuMs = () => {
@@ -99,7 +99,14 @@ describe('the loop held, and by whom', () => {
     // A line cut off by the read's end is left out, not read as a smaller number.
     expect(parseCpuSteal(PROC_STAT.slice(0, PROC_STAT.indexOf('cpu1') + 40))).toEqual([17810])
     expect(parseCpuSteal('')).toEqual([])
-    if (existsSync('/proc/stat')) expect(parseCpuSteal(readFileSync('/proc/stat', 'latin1'))).toHaveLength(os.cpus().length)
+    if (existsSync('/proc/stat')) {
+      expect(parseCpuSteal(readFileSync('/proc/stat', 'latin1'))).toHaveLength(os.cpus().length)
+      // The monitor's own reading (its text cut before the interrupt counts): one running total per CPU.
+      const before = processSources.cpuStealMs()
+      const after = processSources.cpuStealMs()
+      expect(before).toHaveLength(os.cpus().length)
+      after.forEach((ms, cpu) => expect(ms).toBeGreaterThanOrEqual(before[cpu]!))
+    }
   })
 
   it('a CPU the hypervisor took: its stolen time is counted, and the own part is the delay less it', async () => {

@@ -37,8 +37,11 @@ const threadCpuMs: () => number = (() => {
   }
 })()
 
-/** Reads a kernel file from its start into a buffer kept open (~1-10 µs); undefined where it cannot be opened. */
-function procReader(file: string, bytes: number): (() => string) | undefined {
+/**
+ * Reads a kernel file from its start into a buffer kept open (~1-10 µs), as text up to the first
+ * `until` (its line's end; all that was read without one); undefined where it cannot be opened.
+ */
+function procReader(file: string, bytes: number, until?: string): (() => string) | undefined {
   let fd: number
   try {
     fd = openSync(file, 'r')
@@ -48,7 +51,9 @@ function procReader(file: string, bytes: number): (() => string) | undefined {
   const buf = Buffer.alloc(bytes)
   return () => {
     try {
-      return buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0))
+      const read = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0))
+      const end = until === undefined ? -1 : read.indexOf(until)
+      return read.toString('latin1', 0, end >= 0 ? end + 1 : read.length)
     } catch {
       return ''
     }
@@ -86,9 +91,12 @@ export function parseCpuSteal(text: string): number[] {
   return steal
 }
 
-/** Each CPU's stolen time so far (`/proc/stat`, its first 8 KB: the per-CPU lines of ~90 CPUs). */
+/**
+ * Each CPU's stolen time so far (`/proc/stat`, its first 8 KB: the per-CPU lines of ~90 CPUs), made
+ * text only up to the interrupt counts that follow them (a few hundred bytes a tick, not 8 KB).
+ */
 const cpuStealMs: () => readonly number[] = (() => {
-  const read = procReader('/proc/stat', 8192)
+  const read = procReader('/proc/stat', 8192, '\nintr ')
   return read ? () => parseCpuSteal(read()) : () => []
 })()
 
@@ -178,7 +186,10 @@ export class LoopMonitor {
   }
 }
 
-const serving = new LoopMonitor({ threadCpuMs, threadCoreWaitMs, cpuStealMs }).start()
+/** This process's clocks: the main thread's (read from the thread that loads this module) and the machine's. */
+export const processSources: LoopSources = { threadCpuMs, threadCoreWaitMs, cpuStealMs }
+
+const serving = new LoopMonitor(processSources).start()
 
 /** The serving loop's longest delay since the previous call (see LoopMonitor.take). */
 export function takeLoopHold(): LoopHold {
