@@ -99,6 +99,10 @@ describe('the loop held, and by whom', () => {
     // A line cut off by the read's end is left out, not read as a smaller number.
     expect(parseCpuSteal(PROC_STAT.slice(0, PROC_STAT.indexOf('cpu1') + 40))).toEqual([17810])
     expect(parseCpuSteal('')).toEqual([])
+    // The thread's own CPU, by index, one of this machine's.
+    const cpu = processSources.threadCpuIndex()
+    if (existsSync('/proc/thread-self/stat')) expect(cpu).toBeGreaterThanOrEqual(0)
+    expect(cpu).toBeLessThan(os.cpus().length)
     if (existsSync('/proc/stat')) {
       expect(parseCpuSteal(readFileSync('/proc/stat', 'latin1'))).toHaveLength(os.cpus().length)
       // The monitor's own reading (its text cut before the interrupt counts): one running total per CPU.
@@ -109,14 +113,23 @@ describe('the loop held, and by whom', () => {
     }
   })
 
-  it('a CPU the hypervisor took: its stolen time is counted, and the own part is the delay less it', async () => {
+  it("the thread's CPU taken by the hypervisor: its stolen time is counted, and the own part is the delay less it", async () => {
     const steal = [0, 0]
     const monitor = new LoopMonitor({
       threadCpuMs: () => 0,
       threadCoreWaitMs: () => 0,
+      threadCpuIndex: () => 1,
       cpuStealMs: () => [...steal],
     }).start()
     try {
+      // Another CPU's steal is not this thread's: the delay stays its own.
+      const elsewhere = await holdOver(() => {
+        steal[0]! += 100
+        asleep(120)
+      }, () => monitor.take())
+      expect(elsewhere.delayMs).toBeGreaterThanOrEqual(110)
+      expect(elsewhere.stolenInDelayMs).toBe(0)
+      expect(elsewhere.ownDelayMs).toBeGreaterThanOrEqual(elsewhere.delayMs)
       // As a virtual CPU the host did not run for 100 ms: the thread is neither running nor waiting for a core in the guest.
       const hold = await holdOver(() => {
         steal[1]! += 100
@@ -128,7 +141,7 @@ describe('the loop held, and by whom', () => {
       expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - 100 - 0.001)
       // The steal is capped at the delay: a span cannot lose more than its own length.
       const capped = await holdOver(() => {
-        steal[0]! += 5000
+        steal[1]! += 5000
         asleep(60)
       }, () => monitor.take())
       expect(capped.stolenInDelayMs).toBe(capped.delayMs)

@@ -5,7 +5,7 @@
  * machine whose CPU the hypervisor did not run. A timer ticks every TICK_MS; at each tick the wall
  * time since the previous tick is compared with, over the same span, the main thread's CPU time
  * and, on Linux, its time waiting for a core (the kernel's `schedstat`: runnable, not running) and
- * the time the hypervisor took from each of the machine's CPUs (`/proc/stat`'s steal). Kept since
+ * the time the hypervisor took from the CPU it ran on (`/proc/stat`'s steal). Kept since
  * the last read: the longest delay, with the CPU, the wait for a core and the stolen time inside it,
  * and the longest delay less the machine's parts (the wait and the steal), the process's own part
  * (running, or blocked in a call it made). A long delay that is mostly the machine's is not code
@@ -23,6 +23,8 @@ export type LoopSources = {
   threadCpuMs(): number
   /** The main thread's time runnable and not running (0 where the kernel does not say). */
   threadCoreWaitMs(): number
+  /** The CPU the main thread last ran on, by its index (-1 where the kernel does not say). */
+  threadCpuIndex(): number
   /** Each CPU's time the hypervisor ran something else (empty where the kernel does not say). */
   cpuStealMs(): readonly number[]
 }
@@ -70,6 +72,20 @@ const threadCoreWaitMs: () => number = (() => {
   return read ? () => Number(read().split(' ')[1]) / 1e6 || 0 : () => 0
 })()
 
+/**
+ * The CPU the main thread last ran on: the 39th field of its `/proc/thread-self/stat` (the 36th after
+ * the command's closing parenthesis, which may itself hold spaces). -1 where there is no such file.
+ */
+const threadCpuIndex: () => number = (() => {
+  const read = procReader('/proc/thread-self/stat', 512)
+  if (!read) return () => -1
+  return () => {
+    const text = read()
+    const cpu = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[36])
+    return Number.isInteger(cpu) ? cpu : -1
+  }
+})()
+
 /** Linux reports /proc/stat in USER_HZ ticks, fixed at 100 a second for user space on every architecture it runs. */
 const MS_PER_USER_TICK = 10
 
@@ -108,9 +124,10 @@ export type LoopHold = {
   /** The main thread's time waiting for a core within that delay's span, ms (0 off Linux). */
   coreWaitInDelayMs: number
   /**
-   * The time the hypervisor took from the machine's CPUs within that delay's span, ms: the most any
-   * one CPU lost (the thread runs on one at a time), at most the delay; 0 on bare metal and off Linux.
-   * It is counted in the kernel's 10 ms ticks.
+   * The time the hypervisor took from the main thread's CPU within that delay's span, ms: the steal
+   * of the CPU it ran on at the span's start or end, whichever lost more (a task on a stopped virtual
+   * CPU stays on it), at most the delay; 0 on bare metal and off Linux. Counted in the kernel's 10 ms
+   * ticks.
    */
   stolenInDelayMs: number
   /**
@@ -124,11 +141,9 @@ export type LoopHold = {
 
 const NONE: LoopHold = { delayMs: 0, cpuInDelayMs: 0, coreWaitInDelayMs: 0, stolenInDelayMs: 0, ownDelayMs: 0 }
 
-/** The most any one CPU's counter moved between two readings of them all. */
-function largestGain(before: readonly number[], after: readonly number[]): number {
-  let most = 0
-  for (let i = 0; i < after.length && i < before.length; i++) most = Math.max(most, after[i]! - before[i]!)
-  return most
+/** How far CPU `cpu`'s counter moved between two readings of them all (0 for a CPU not in both). */
+function gainOf(cpu: number, before: readonly number[], after: readonly number[]): number {
+  return cpu >= 0 && cpu < before.length && cpu < after.length ? after[cpu]! - before[cpu]! : 0
 }
 
 /** A loop's delays and what they were made of, kept since the last `take()`. */
@@ -137,6 +152,7 @@ export class LoopMonitor {
   private lastCpu: number
   private lastWait: number
   private lastSteal: readonly number[]
+  private lastCpuIndex: number
   private longest: LoopHold = NONE
   private timer: NodeJS.Timeout | undefined
 
@@ -144,6 +160,7 @@ export class LoopMonitor {
     this.lastCpu = sources.threadCpuMs()
     this.lastWait = sources.threadCoreWaitMs()
     this.lastSteal = sources.cpuStealMs()
+    this.lastCpuIndex = sources.threadCpuIndex()
   }
 
   /** Ticks every TICK_MS without keeping the process alive. */
@@ -162,9 +179,11 @@ export class LoopMonitor {
     const cpu = this.sources.threadCpuMs()
     const wait = this.sources.threadCoreWaitMs()
     const steal = this.sources.cpuStealMs()
+    const cpuIndex = this.sources.threadCpuIndex()
     const delayMs = wall - this.lastWall - TICK_MS
     const coreWaitMs = wait - this.lastWait
-    const stolenMs = Math.max(0, Math.min(delayMs, largestGain(this.lastSteal, steal)))
+    const stolenFromThread = Math.max(gainOf(this.lastCpuIndex, this.lastSteal, steal), gainOf(cpuIndex, this.lastSteal, steal))
+    const stolenMs = Math.max(0, Math.min(delayMs, stolenFromThread))
     const ownDelayMs = Math.max(0, delayMs - coreWaitMs - stolenMs)
     const { longest } = this
     if (delayMs > longest.delayMs) {
@@ -176,6 +195,7 @@ export class LoopMonitor {
     this.lastCpu = cpu
     this.lastWait = wait
     this.lastSteal = steal
+    this.lastCpuIndex = cpuIndex
   }
 
   /** The longest delay since the previous call, the CPU and the machine's parts in it, and the longest own delay; starts a new span. */
@@ -187,7 +207,7 @@ export class LoopMonitor {
 }
 
 /** This process's clocks: the main thread's (read from the thread that loads this module) and the machine's. */
-export const processSources: LoopSources = { threadCpuMs, threadCoreWaitMs, cpuStealMs }
+export const processSources: LoopSources = { threadCpuMs, threadCoreWaitMs, threadCpuIndex, cpuStealMs }
 
 const serving = new LoopMonitor(processSources).start()
 

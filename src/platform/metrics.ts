@@ -49,7 +49,7 @@ const loopHoldCoreWait = new client.Gauge({
 })
 const loopHoldStolen = new client.Gauge({
   name: 'nodejs_eventloop_delay_longest_stolen_seconds',
-  help: 'The time the hypervisor took from the CPUs (the most any one lost; /proc/stat steal, Linux) within the longest event-loop delay since the last scrape.',
+  help: "The time the hypervisor took from the main thread's CPU (/proc/stat steal, Linux) within the longest event-loop delay since the last scrape.",
   aggregator: 'max',
 })
 const loopHoldOwn = new client.Gauge({
