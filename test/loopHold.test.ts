@@ -121,29 +121,26 @@ describe('the loop held, and by whom', () => {
       threadCpuIndex: () => 1,
       cpuStealMs: () => [...steal],
     }).start()
+    /** The monitor's longest delay over a sleep of `sleepMs` while CPU `cpu` has `stolenMs` taken. */
+    const stolenDuring = (cpu: number, stolenMs: number, sleepMs: number) =>
+      holdOver(() => {
+        steal[cpu]! += stolenMs
+        asleep(sleepMs)
+      }, () => monitor.take())
     try {
       // Another CPU's steal is not this thread's: the delay stays its own.
-      const elsewhere = await holdOver(() => {
-        steal[0]! += 100
-        asleep(120)
-      }, () => monitor.take())
+      const elsewhere = await stolenDuring(0, 100, 120)
       expect(elsewhere.delayMs).toBeGreaterThanOrEqual(110)
       expect(elsewhere.stolenInDelayMs).toBe(0)
       expect(elsewhere.ownDelayMs).toBeGreaterThanOrEqual(elsewhere.delayMs)
       // As a virtual CPU the host did not run for 100 ms: the thread is neither running nor waiting for a core in the guest.
-      const hold = await holdOver(() => {
-        steal[1]! += 100
-        asleep(120)
-      }, () => monitor.take())
+      const hold = await stolenDuring(1, 100, 120)
       expect(hold.delayMs).toBeGreaterThanOrEqual(110)
       expect(hold.stolenInDelayMs).toBe(100)
       expect(hold.ownDelayMs).toBeLessThanOrEqual(hold.delayMs - 100 + 0.001)
       expect(hold.ownDelayMs).toBeGreaterThanOrEqual(hold.delayMs - 100 - 0.001)
       // The steal is capped at the delay: a span cannot lose more than its own length.
-      const capped = await holdOver(() => {
-        steal[1]! += 5000
-        asleep(60)
-      }, () => monitor.take())
+      const capped = await stolenDuring(1, 5000, 60)
       expect(capped.stolenInDelayMs).toBe(capped.delayMs)
       // Nothing of that span is its own (the longest own delay is another tick's, a turn of the timer).
       expect(capped.ownDelayMs).toBeLessThan(capped.delayMs - 50)
