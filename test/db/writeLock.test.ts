@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import { BUSY_TIMEOUT_MS } from '../../src/db/sqlite/connection'
 import { beginImmediate } from '../../src/db/sqlite/writeLock'
-import { killLockHolders, lockHolder, timerTurns } from '../support/lockHolder'
+import { killLockHolders, lockHolder, timerTurnsWhile } from '../support/lockHolder'
 
 const open: Database.Database[] = []
 
@@ -40,7 +40,7 @@ describe("another process's write lock, waited for on a timer", () => {
     let begun = false
     const beginning = beginImmediate(db).then(() => (begun = true))
     // Timers of this process run while it waits: a native busy wait would hold them all.
-    const turns = await timerTurns()
+    const turns = await timerTurnsWhile(beginning)
     expect({ turns, begun }).toEqual({ turns: 5, begun: false })
     holder.release()
     await holder.released

@@ -12,7 +12,7 @@ import { writesOf } from '../../src/db/sqlite/writes'
 import { create } from '../content/helpers'
 import { testApp, type TestApp } from '../support/app'
 import { onMongo } from '../support/crossProcess'
-import { killLockHolders, lockHolder, timerTurns } from '../support/lockHolder'
+import { killLockHolders, lockHolder, timerTurnsWhile } from '../support/lockHolder'
 
 afterEach(killLockHolders)
 
@@ -29,7 +29,7 @@ describe.skipIf(onMongo())("a write outside a transaction, beside another proces
     let landed = false
     const writing = app.payload.db.updateOne({ collection: 'platforms', id: platform.id, data: { label: 'After' }, returning: false }).then(() => (landed = true))
     // Timers of this process run while the write waits: a native busy wait would hold them all.
-    const turns = await timerTurns()
+    const turns = await timerTurnsWhile(writing)
     expect({ turns, landed }).toEqual({ turns: 5, landed: false })
     holder.release()
     await holder.released

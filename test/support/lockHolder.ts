@@ -30,12 +30,21 @@ export function killLockHolders(): void {
   for (const child of children.splice(0)) child.kill()
 }
 
-/** This process's timer turns over five 5 ms timers: 5 unless the loop was held (a native busy wait holds them all). */
-export async function timerTurns(): Promise<number> {
+/**
+ * How many of five 5 ms timer turns ran while `waiting` was still unsettled: 5 when the loop kept
+ * turning beside it; fewer when a native busy wait held the loop until it settled (its answer,
+ * success or failure, comes before the held timers).
+ */
+export async function timerTurnsWhile(waiting: Promise<unknown>): Promise<number> {
+  let settled = false
+  void waiting.then(
+    () => (settled = true),
+    () => (settled = true),
+  )
   let turns = 0
   for (let i = 0; i < 5; i++) {
     await new Promise((resolve) => setTimeout(resolve, 5))
-    turns++
+    if (!settled) turns++
   }
   return turns
 }
