@@ -33,13 +33,56 @@ const WRK = '/usr/bin/wrk'
  * server then has first call on the cores, so what is left of a miss is the server's own (an
  * experiment's knob; a shape's reported figures are measured without it).
  */
-const LOAD_NICE = process.env.BENCH_LOAD_NICE ? `nice -n ${Number(process.env.BENCH_LOAD_NICE)} ` : ''
+const LOAD_NICE_N = Number(process.env.BENCH_LOAD_NICE ?? 0)
+/** This process's niceness as it was started: the server's and wrk's. */
+const STARTED_NICE = os.getPriority()
+/**
+ * wrk's `nice` prefix: BENCH_LOAD_NICE more than the bench was started with, whatever this
+ * thread's niceness now (a child starts at the niceness of the thread that spawns it, and
+ * `asWriter` raises this one's).
+ */
+const loadNice = (): string => {
+  const by = STARTED_NICE + LOAD_NICE_N - os.getPriority()
+  return by === 0 ? '' : `nice -n ${by} `
+}
+
+/** How much the mixed row's writer is raised above the server and wrk (niceness 10 less). */
+const WRITER_RAISE = 10
+
+/**
+ * Runs `run` (the mixed row's phases) with this thread's priority raised, so the writes' latencies
+ * are the server's: the writer stands for a client on a machine of its own, but here it shares two
+ * cores with wrk and the server's workers, and on its turn to read an answer it waited for a core
+ * for up to 238 ms (docs/benchmarks.md, *The writes' tail at 64 × 2*). wrk and the server keep
+ * their niceness (./harness loadNice; the servers are started before). Linux sets a niceness per
+ * thread: only this main thread, where the writer's requests run, is raised. Not with autocannon
+ * (the load itself runs on this thread) or where raising is refused (it needs CAP_SYS_NICE): then
+ * the writer runs as before, and the result says so.
+ */
+export async function asWriter<T>(run: () => Promise<T>): Promise<T> {
+  if (GENERATOR !== 'wrk') return run()
+  try {
+    os.setPriority(STARTED_NICE - WRITER_RAISE)
+  } catch (err) {
+    writerNote = `the writer at the server's niceness (raising it was refused: ${(err as Error).message})`
+    return run()
+  }
+  writerNote = `the writer at niceness ${STARTED_NICE - WRITER_RAISE}, the server and wrk at ${STARTED_NICE}${LOAD_NICE_N ? ` and ${STARTED_NICE + LOAD_NICE_N}` : ''}`
+  try {
+    return await run()
+  } finally {
+    os.setPriority(STARTED_NICE)
+  }
+}
+
+/** How the last `asWriter` ran the writer, for a result's header. */
+export let writerNote = 'the writer at the server\'s niceness'
 export const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30)
 export const MIXED_ROUNDS = Number(process.env.BENCH_MIXED_ROUNDS ?? 1)
 export const MIXED_METRICS_TOKEN = 'bench-metrics-token-0123456789'
 export const GENERATOR = process.env.BENCH_LOAD ?? (existsSync(WRK) ? 'wrk' : 'autocannon')
 /** The generator as a result's header names it. */
-export const GENERATOR_NAMED = LOAD_NICE ? `${GENERATOR} at nice ${Number(process.env.BENCH_LOAD_NICE)}` : GENERATOR
+export const GENERATOR_NAMED = LOAD_NICE_N ? `${GENERATOR} at nice ${LOAD_NICE_N}` : GENERATOR
 // Without wrk the load runs in the bench's own process, which takes more of the machine: said
 // before anything runs, since its figures are not comparable with a wrk run's.
 if (GENERATOR === 'autocannon' && !process.env.BENCH_LOAD) {
@@ -217,7 +260,7 @@ function runWrk(load: Load, seconds: number): Promise<LoadResult> {
   else if (load.cycle) args.push('-s', pathsScript(load.cycle))
   args.push(load.url)
   const quoted = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
-  const script = `${LOAD_NICE}${WRK} ${quoted}; read -a s < /proc/$$/stat; echo "CHILD_TICKS $(( s[15] + s[16] ))"`
+  const script = `${loadNice()}${WRK} ${quoted}; read -a s < /proc/$$/stat; echo "CHILD_TICKS $(( s[15] + s[16] ))"`
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''

@@ -65,6 +65,8 @@ export type MixedResult = PhaseLoad & {
   writes: number
   writeP50: number
   writeP99: number
+  /** The submissions' and approvals' p99 as the server timed them (its answer's meta.durationMs): the rest of a write's latency is the way there and back. */
+  writeServerP99: number
   failedWrites: number
 }
 
@@ -111,6 +113,8 @@ function description(words: readonly string[], n: number): string {
 /** The writers of one phase: submissions (and approvals of the last submissions) at their rates, each timed. */
 export function writers(o: Pick<Options, 'api' | 'token' | 'words'>, phase: MixedPhase, round: number) {
   const times: number[] = []
+  /** Each submission's and approval's time in the server's handler (its answer's meta.durationMs). */
+  const serverTimes: number[] = []
   let failed = 0
   let n = 0
   const submitted: string[] = []
@@ -120,6 +124,8 @@ export function writers(o: Pick<Options, 'api' | 'token' | 'words'>, phase: Mixe
     try {
       const res = await f()
       const body: unknown = await res.json().catch(() => undefined)
+      const served = (body as { meta?: { durationMs?: unknown } } | undefined)?.meta?.durationMs
+      if (typeof served === 'number') serverTimes.push(served)
       if (!res.ok) failed += 1
       return res.ok ? body : undefined
     } catch {
@@ -170,7 +176,8 @@ export function writers(o: Pick<Options, 'api' | 'token' | 'words'>, phase: Mixe
     stop() {
       for (const t of timers) clearInterval(t)
       const sorted = times.sort((a, b) => a - b)
-      return { writes: times.length, writeP50: quantile(sorted, 0.5), writeP99: quantile(sorted, 0.99), failedWrites: failed }
+      const served = serverTimes.sort((a, b) => a - b)
+      return { writes: times.length, writeP50: quantile(sorted, 0.5), writeP99: quantile(sorted, 0.99), writeServerP99: quantile(served, 0.99), failedWrites: failed }
     },
   }
 }
@@ -192,7 +199,7 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
       const gc = { majorGcs: after.majorGcs - before.majorGcs, majorGcMs: (after.majorGcSeconds - before.majorGcSeconds) * 1000 }
       const stall = { stallMs: after.stallMs, stallCpuMs: after.stallCpuMs, stallCoreWaitMs: after.stallCoreWaitMs, stallStolenMs: after.stallStolenMs, stallOwnMs: after.stallOwnMs }
       const r: MixedResult = { phase: phase.name, round, ...load, ...stall, baselineRps, ...gc, ...writes }
-      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps${baselineRps === undefined ? '' : ` (${baselineRps} just before)`}, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms (CPU in it ${r.stallCpuMs.toFixed(0)} ms, waiting for a core ${r.stallCoreWaitMs.toFixed(0)} ms, stolen ${r.stallStolenMs.toFixed(0)} ms; own ${r.stallOwnMs.toFixed(0)} ms), ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
+      o.log(`mixed ${round}/${o.rounds}, ${phase.name}: ${r.rps} rps${baselineRps === undefined ? '' : ` (${baselineRps} just before)`}, p50 ${r.p50} ms, p99 ${r.p99} ms, stall ${r.stallMs.toFixed(0)} ms (CPU in it ${r.stallCpuMs.toFixed(0)} ms, waiting for a core ${r.stallCoreWaitMs.toFixed(0)} ms, stolen ${r.stallStolenMs.toFixed(0)} ms; own ${r.stallOwnMs.toFixed(0)} ms), ${r.majorGcs} major GCs (${r.majorGcMs.toFixed(0)} ms), writes ${r.writes} (p50 ${r.writeP50.toFixed(0)}, p99 ${r.writeP99.toFixed(0)} ms, the server's p99 ${r.writeServerP99.toFixed(0)} ms, ${r.failedWrites} failed)`)
       results.push(r)
       // Let the phase's follow-ups (thumbnails, notifications) finish before the next one.
       await new Promise((r) => setTimeout(r, 2000))
@@ -227,11 +234,11 @@ export function readsVsNoWrites(r: MixedResult, results: readonly MixedResult[])
 export function mixedTable(results: MixedResult[]): string {
   const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(v < 10 ? 1 : 0) : '—')
   return [
-    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | no writes just before, req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms (main-thread CPU; waiting for a core; stolen) | longest delay less its wait for a core and stolen time ms | major collections: number, pauses ms | writes | writes p50 / p99 ms | failed writes | unexpected reads |',
+    '| Phase (read mix: 60% newest page, 20% a tag page, 20% a two-word search of 100) | round | req/s | no writes just before, req/s | vs no writes | p50 ms | p99 ms | longest event-loop delay ms (main-thread CPU; waiting for a core; stolen) | longest delay less its wait for a core and stolen time ms | major collections: number, pauses ms | writes | writes p50 / p99 ms (the server\'s p99) | failed writes | unexpected reads |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.phase} | ${r.round} | ${r.rps} | ${r.baselineRps ?? '—'} | ${((readsVsNoWrites(r, results) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} (${fmt(r.stallCpuMs)}; ${fmt(r.stallCoreWaitMs)}; ${fmt(r.stallStolenMs)}) | ${fmt(r.stallOwnMs)} | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)}` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
+        `| ${r.phase} | ${r.round} | ${r.rps} | ${r.baselineRps ?? '—'} | ${((readsVsNoWrites(r, results) * 100) | 0)}% | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.stallMs)} (${fmt(r.stallCpuMs)}; ${fmt(r.stallCoreWaitMs)}; ${fmt(r.stallStolenMs)}) | ${fmt(r.stallOwnMs)} | ${r.majorGcs}, ${fmt(r.majorGcMs)} | ${r.writes} | ${r.writes ? `${fmt(r.writeP50)} / ${fmt(r.writeP99)} (${fmt(r.writeServerP99)})` : '—'} | ${r.failedWrites} | ${r.unexpected} |`,
     ),
   ].join('\n')
 }

@@ -33,7 +33,7 @@ import path from 'node:path'
 import { progress } from '../scripts/progress'
 import { mixedPhases, mixedTable, PHASES, serverGauges } from './mixed'
 import type { ContentDto } from '../src/services/content'
-import { adminToken, alternate, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runMain, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, writeResult, type Row } from './harness'
+import { adminToken, alternate, asWriter, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runMain, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, writeResult, writerNote, type Row } from './harness'
 
 /** The ETag of `url` over a connection of its own, so a cluster's workers answer in turn (fetch would keep one). */
 function etagOnNewConnection(url: string): Promise<string | undefined> {
@@ -221,7 +221,7 @@ async function main() {
   const tagList = ((await (await fetch(`${api}/tags?limit=20`)).json()) as { data: { slug: string }[] }).data.map((t) => t.slug)
   const queries = Array.from({ length: 100 }, (_, i) => `${GENERAL[(i * 37) % GENERAL.length]} ${GENERAL[(i * 53 + 11) % GENERAL.length]}`)
   const mixed = apiToken
-    ? await mixedPhases({
+    ? await asWriter(() => mixedPhases({
         api,
         token: apiToken,
         tags: tagList,
@@ -235,7 +235,7 @@ async function main() {
         },
         gauges: async () => serverGauges(await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${MIXED_METRICS_TOKEN}` } })).text()),
         log,
-      })
+      }))
     : []
   if (!apiToken) log('no admin token: the mixed row is skipped')
 
@@ -306,7 +306,7 @@ async function main() {
     `- server peak RSS of any one process over its rows: **${serverPeak} MB**`,
   ].join('\n')
   const mixedMd = mixed.length
-    ? `\n## Reads while content changes (the mixed row, one worker, ${MIXED_SECONDS}s a phase)\n\n${mixedTable(mixed)}\n`
+    ? `\n## Reads while content changes (the mixed row, one worker, ${MIXED_SECONDS}s a phase; ${writerNote})\n\n${mixedTable(mixed)}\n`
     : ''
   const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n${mixedMd}`
   writeResult(md, 'latest.md')
