@@ -173,19 +173,53 @@ export function writers(o: Pick<Options, 'api' | 'token' | 'words'>, phase: Mixe
     timers.push(setInterval(() => void hostile(), 1000 / phase.hostilePerSecond))
   }
   return {
+    submit,
     stop() {
       for (const t of timers) clearInterval(t)
       const sorted = times.sort((a, b) => a - b)
       const served = serverTimes.sort((a, b) => a - b)
-      return { writes: times.length, writeP50: quantile(sorted, 0.5), writeP99: quantile(sorted, 0.99), writeServerP99: quantile(served, 0.99), failedWrites: failed }
+      return {
+        writes: times.length,
+        writeP50: quantile(sorted, 0.5),
+        writeP99: quantile(sorted, 0.99),
+        writeServerP99: quantile(served, 0.99),
+        slowestMs: sorted.at(-1) ?? NaN,
+        slowestServerMs: served.at(-1) ?? NaN,
+        failedWrites: failed,
+      }
     },
   }
 }
 
-export async function mixedPhases(o: Options): Promise<MixedResult[]> {
+/** What a fresh server's first writes took (the slowest, as the writer and as the server saw it). */
+export type FirstWrites = { writes: number; slowestMs: number; slowestServerMs: number; failedWrites: number }
+
+const FIRST_WRITES_AT_ONCE = 4
+
+/**
+ * A fresh server's first writes, before the phases: four submissions at once (on as many
+ * connections, so every worker takes some), each approved as soon as it is answered. A worker's
+ * first write runs code no request of its has run yet (the slowest write of a phase was a worker's
+ * first in most runs, 46-110 ms in the server; docs/benchmarks.md, *The writes' tail at 64 × 2*):
+ * like the reads, warmed before the phases, and reported, not held to the targets.
+ */
+async function firstWrites(o: Pick<Options, 'api' | 'token' | 'words'>): Promise<FirstWrites> {
+  const w = writers(o, { name: 'first writes', submissionsPerSecond: 0, approvalsPerSecond: 0, approveAtOnce: true }, 0)
+  await Promise.all(Array.from({ length: FIRST_WRITES_AT_ONCE }, () => w.submit()))
+  const { writes, slowestMs, slowestServerMs, failedWrites } = w.stop()
+  return { writes, slowestMs, slowestServerMs, failedWrites }
+}
+
+/** The first writes as a result's line. */
+export const firstWritesLine = (f: FirstWrites): string =>
+  `A fresh server's first writes, before the phases (${f.writes}: ${FIRST_WRITES_AT_ONCE} submissions at once, each approved as soon as it was answered; not held to the targets): the slowest **${f.slowestMs.toFixed(0)} ms** (${f.slowestServerMs.toFixed(0)} ms in the server), ${f.failedWrites} failed.`
+
+export async function mixedPhases(o: Options): Promise<{ first: FirstWrites; results: MixedResult[] }> {
   const paths = readMix(o.tags, o.queries)
   o.log('mixed: warming the read mix')
   await o.load(paths, 5)
+  const first = await firstWrites(o)
+  o.log(`mixed: a fresh server's first writes, ${first.writes} (${FIRST_WRITES_AT_ONCE} submissions at once, each approved): the slowest ${first.slowestMs.toFixed(0)} ms (${first.slowestServerMs.toFixed(0)} ms in the server), ${first.failedWrites} failed`)
   const results: MixedResult[] = []
   for (let round = 1; round <= o.rounds; round++) {
     for (const phase of PHASES) {
@@ -205,7 +239,7 @@ export async function mixedPhases(o: Options): Promise<MixedResult[]> {
       await new Promise((r) => setTimeout(r, 2000))
     }
   }
-  return results
+  return { first, results }
 }
 
 /** The gauges in a /metrics text (prom-client's exposition format). */

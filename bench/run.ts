@@ -31,7 +31,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { progress } from '../scripts/progress'
-import { mixedPhases, mixedTable, PHASES, serverGauges } from './mixed'
+import { firstWritesLine, mixedPhases, mixedTable, PHASES, serverGauges } from './mixed'
 import type { ContentDto } from '../src/services/content'
 import { adminToken, alternate, asWriter, base, buildIsStale, CONNECTIONS, CPUS, dbDir, DURATION, env, FRESHNESS_TRIALS, GENERATOR, ITEMS, log, logLines, meanOf, measure, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, pathsFor, PORT, quantile, RAW_PORT, RAW_WORKERS_PORT, root, ROUNDS, runLoad, runMain, runOneAtATime, showProgress, start, STOCK_PORT, stop, TAGS, waitFor, WARN_PORT, WORKERS, WORKERS_PORT, writeResult, writerNote, type Row } from './harness'
 
@@ -236,7 +236,7 @@ async function main() {
         gauges: async () => serverGauges(await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${MIXED_METRICS_TOKEN}` } })).text()),
         log,
       }))
-    : []
+    : undefined
   if (!apiToken) log('no admin token: the mixed row is skipped')
 
   // The logging cost: two fresh servers, identical but for LOG_LEVEL, in alternating rounds.
@@ -305,8 +305,8 @@ async function main() {
     `- request.completed lines the info server wrote during the first row: ${loggedLines} (captured stdout)`,
     `- server peak RSS of any one process over its rows: **${serverPeak} MB**`,
   ].join('\n')
-  const mixedMd = mixed.length
-    ? `\n## Reads while content changes (the mixed row, one worker, ${MIXED_SECONDS}s a phase; ${writerNote})\n\n${mixedTable(mixed)}\n`
+  const mixedMd = mixed
+    ? `\n## Reads while content changes (the mixed row, one worker, ${MIXED_SECONDS}s a phase; ${writerNote})\n\n${firstWritesLine(mixed.first)}\n\n${mixedTable(mixed.results)}\n`
     : ''
   const md = `# Benchmark\n\n${new Date().toISOString()} · ${ITEMS} approved items, ${TAGS} tags · SQLite · ${GENERATOR}, ${CONNECTIONS} connections × ${DURATION}s (after 2s warm-up) · ${CPUS} CPUs · Node ${process.version} · npm start, LOG_LEVEL=info, stdout captured to a file, WEB_CONCURRENCY=1 unless a row says otherwise · seed ${seedSeconds}s · load average at start ${loadAtStart}, at end ${os.loadavg()[0]!.toFixed(1)} · total ${Math.round((Date.now() - startedAt) / 1000)}s\n\n${table}\n\n${ratios}\n${mixedMd}`
   writeResult(md, 'latest.md')

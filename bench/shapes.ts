@@ -21,7 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { adminToken, asWriter, base, buildIsStale, CPUS, env, GENERATOR_NAMED, ITEMS, log, logDir, measureWindow, MIXED_METRICS_TOKEN, MIXED_ROUNDS, MIXED_SECONDS, root, runLoad, runMain, start, stop, TAGS, waitFor, writeResult, writerNote } from './harness'
-import { mixedPhases, mixedTable, PHASES, readsVsNoWrites, serverGauges, type MixedResult } from './mixed'
+import { firstWritesLine, mixedPhases, mixedTable, PHASES, readsVsNoWrites, serverGauges, type MixedResult } from './mixed'
 
 type Shape = { connections: number; workers: number }
 
@@ -104,7 +104,7 @@ async function main() {
     const token = await adminToken(api)
     if (!token) throw new Error('the bench admin could not sign in')
     const tags = ((await (await fetch(`${api}/tags?limit=20`)).json()) as { data: { slug: string }[] }).data.map((t) => t.slug)
-    const results = await asWriter(() => mixedPhases({
+    const { first, results } = await asWriter(() => mixedPhases({
       api,
       token,
       tags,
@@ -121,7 +121,7 @@ async function main() {
     }))
     await stop(server)
     const v = verdict(results)
-    sections.push(`## ${name}\n\n${mixedTable(results)}\n`)
+    sections.push(`## ${name}\n\n${firstWritesLine(first)}\n\n${mixedTable(results)}\n`)
     summary.push(
       `| ${shape.connections} | ${shape.workers} | ${Math.round(v.lowestReads * 100)}% | ${Math.round(v.longestOwnDelay)} (${Math.round(v.longestDelay)}) | ${Math.round(v.worstWriteP99)} (${Math.round(v.worstWriteServerP99)}) | ${v.missed.length ? v.missed.join('; ') : 'every target held'} |`,
     )
