@@ -10,12 +10,15 @@
  * the server's longest event-loop delay over the phase (its own nodejs_eventloop_lag_max_seconds,
  * reset by the scrape before the phase), the main thread's CPU, its wait for a core and the
  * hypervisor's steal in its own monitor's longest delay, and the longest delay less those two
- * (src/platform/loopHold: the process's own part, which the targets hold), and the writes' own latency; and its throughput
+ * (src/platform/loopHold: the process's own part, which the targets hold), and the writes' own latency
+ * (as the writer saw it, and the server's p99 beside: its answers' meta.durationMs); and its throughput
  * against a no-write window of the same length run just before it (a machine's capacity drifts by
  * more than the effect over the minutes a round takes: a round's no-write phase read 29,770 and
  * 24,727 req/s four minutes apart). Beside the delay, the phase's major collections (their number
  * and their pauses' total, from prom-client's nodejs_gc_duration_seconds): a collection that lands
- * in a turn already full is most of a long delay.
+ * in a turn already full is most of a long delay. Before the phases, the read mix is asked once and
+ * a fresh server's first writes are made and reported on their own (firstWrites), so the phases
+ * start warm; the callers run the phases with the writer's thread raised (./harness asWriter).
  */
 import { HOSTILE_REQUESTS, sendHostile } from './hostile'
 
