@@ -186,10 +186,13 @@ export function writers(o: Pick<Options, 'api' | 'token' | 'words'>, phase: Mixe
         writeP50: quantile(sorted, 0.5),
         writeP99: quantile(sorted, 0.99),
         writeServerP99: quantile(served, 0.99),
-        slowestMs: sorted.at(-1) ?? NaN,
-        slowestServerMs: served.at(-1) ?? NaN,
         failedWrites: failed,
       }
+    },
+    /** The slowest write so far, as the writer and as the server saw it. */
+    slowest() {
+      const most = (v: number[]) => (v.length ? Math.max(...v) : NaN)
+      return { slowestMs: most(times), slowestServerMs: most(serverTimes) }
     },
   }
 }
@@ -209,8 +212,8 @@ const FIRST_WRITES_AT_ONCE = 4
 async function firstWrites(o: Pick<Options, 'api' | 'token' | 'words'>): Promise<FirstWrites> {
   const w = writers(o, { name: 'first writes', submissionsPerSecond: 0, approvalsPerSecond: 0, approveAtOnce: true }, 0)
   await Promise.all(Array.from({ length: FIRST_WRITES_AT_ONCE }, () => w.submit()))
-  const { writes, slowestMs, slowestServerMs, failedWrites } = w.stop()
-  return { writes, slowestMs, slowestServerMs, failedWrites }
+  const { writes, failedWrites } = w.stop()
+  return { writes, failedWrites, ...w.slowest() }
 }
 
 /** The first writes as a result's line. */
@@ -222,7 +225,7 @@ export async function mixedPhases(o: Options): Promise<{ first: FirstWrites; res
   o.log('mixed: warming the read mix')
   await o.load(paths, 5)
   const first = await firstWrites(o)
-  o.log(`mixed: a fresh server's first writes, ${first.writes} (${FIRST_WRITES_AT_ONCE} submissions at once, each approved): the slowest ${first.slowestMs.toFixed(0)} ms (${first.slowestServerMs.toFixed(0)} ms in the server), ${first.failedWrites} failed`)
+  o.log(`mixed: ${firstWritesLine(first).replaceAll('**', '')}`)
   const results: MixedResult[] = []
   for (let round = 1; round <= o.rounds; round++) {
     for (const phase of PHASES) {

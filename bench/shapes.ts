@@ -8,8 +8,8 @@
  * core; with two workers: the longer of the two, prom-client's cluster `max`), writes' p99 at
  * most 100 ms (submissions and approvals as the writer saw them, its thread raised above wrk and
  * the server as a client on a machine of its own would be: ./harness asWriter; the server's own
- * p99 beside; the hostile phase's requests are refusals, reported beside). Prints one table per shape and a summary, and writes them to bench/results/shapes.md
- * (BENCH_RESULT). Not a test: wall-clock figures are reported here, never asserted in the suite.
+ * p99 beside; the hostile phase's requests are refusals, reported beside). Prints one table per
+ * shape and a summary, and writes them to bench/results/shapes.md (BENCH_RESULT). Not a test: wall-clock figures are reported here, never asserted in the suite.
  *
  * Env knobs: bench/run.ts's (BENCH_ITEMS, BENCH_TAGS, BENCH_PORT, BENCH_LOAD, BENCH_LOAD_NICE, BENCH_MIXED_SECONDS,
  * BENCH_MIXED_ROUNDS), and BENCH_SHAPES: connections × workers, a comma list (default
@@ -68,8 +68,10 @@ function verdict(results: MixedResult[]): Verdict {
     lowestReads = Math.min(lowestReads, reads)
     longestDelay = Math.max(longestDelay, r.stallMs)
     longestOwnDelay = Math.max(longestOwnDelay, r.stallOwnMs)
-    if (!hostile && r.writes > 0) worstWriteP99 = Math.max(worstWriteP99, r.writeP99)
-    if (!hostile && r.writes > 0) worstWriteServerP99 = Math.max(worstWriteServerP99, r.writeServerP99)
+    if (!hostile && r.writes > 0) {
+      worstWriteP99 = Math.max(worstWriteP99, r.writeP99)
+      worstWriteServerP99 = Math.max(worstWriteServerP99, r.writeServerP99)
+    }
     if (reads < TARGETS.readsVsNoWrites) missed.push(`${r.phase}: reads ${Math.round(reads * 100)}%`)
     if (r.stallOwnMs > TARGETS.loopDelayMs) missed.push(`${r.phase}: loop delay ${Math.round(r.stallOwnMs)} ms less its wait for a core and stolen time (${Math.round(r.stallMs)} ms whole)`)
     if (!hostile && r.writes > 0 && r.writeP99 > TARGETS.writeP99Ms) missed.push(`${r.phase}: writes' p99 ${Math.round(r.writeP99)} ms`)
