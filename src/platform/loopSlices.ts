@@ -13,12 +13,17 @@
 const SLICE_MS = 8
 
 /**
- * A write's statements (a Payload transaction: its write gate held, every other write of the
- * process queued behind it) have a slice of their own in each turn, after the reads' slice: a
- * save beside the many page reads that follow a write (every hot search ranked again) went last,
- * one statement a turn behind all of them (docs/benchmarks.md, *Measurements behind the code*). A
- * turn runs at most a slice of reads and a slice of writes.
+ * A write's statements (a Payload transaction: the file's write lock held, every other writer of
+ * this process and of the other workers waiting for it) have a slice of their own in each turn:
+ * a save beside the many page reads that follow a write (every hot search ranked again) went
+ * last, one statement a turn behind all of them (docs/benchmarks.md, *Measurements behind the
+ * code*). The writes' slice is the longer and goes first: each turn a save waits out is a turn of
+ * reads added to the time the lock is held, and with two workers the other's writes wait for it
+ * (docs/benchmarks.md, *Writes first in a turn*). A turn runs at most a slice of writes, then
+ * a slice of reads.
  */
+const WRITE_SLICE_MS = 16
+
 export type SliceKind = 'read' | 'write'
 
 /**
@@ -28,15 +33,17 @@ export type SliceKind = 'read' | 'write'
  * the requests the next poll phase takes share its slice. A turn opened outside a check phase
  * (the first statements after a quiet moment) hands its waiters to the next loop iteration's
  * check phase: woken in its own, they began a second slice in the same iteration, two slices of
- * each kind before a timer could run (test/db/loopSlices.test.ts).
+ * each kind before a timer could run (test/db/loopSlices.test.ts). Each kind's slice is counted
+ * from its first statement in the turn (`started`).
  */
-type Turn = { started: number; writesStarted: number | undefined; openedInCheck: boolean }
+type Turn = { started: Record<SliceKind, number | undefined>; openedInCheck: boolean }
 
 let turn: Turn | undefined
-let waiting: (() => void)[] = []
+/** The statements waiting for the next turn, by kind: the writes' are woken first. */
+let waiting: Record<SliceKind, (() => void)[]> = { write: [], read: [] }
 
-function open(now: number, inCheck: boolean): Turn {
-  const opened: Turn = { started: now, writesStarted: undefined, openedInCheck: inCheck }
+function open(inCheck: boolean): Turn {
+  const opened: Turn = { started: { write: undefined, read: undefined }, openedInCheck: inCheck }
   turn = opened
   // From a poll (or timers) phase: this iteration's check phase; from a check phase: the next one's.
   setImmediate(close)
@@ -44,7 +51,7 @@ function open(now: number, inCheck: boolean): Turn {
 }
 
 function close(): void {
-  if (waiting.length === 0) {
+  if (waiting.write.length === 0 && waiting.read.length === 0) {
     turn = undefined
     return
   }
@@ -54,19 +61,20 @@ function close(): void {
     setImmediate(close)
     return
   }
-  open(performance.now(), true)
+  open(true)
   const woken = waiting
-  waiting = []
-  for (const wake of woken) wake()
+  waiting = { write: [], read: [] }
+  // Woken in this order, their statements run in it (each continues in the microtasks after this callback).
+  for (const wake of woken.write) wake()
+  for (const wake of woken.read) wake()
 }
 
 /** Undefined while this turn has time left for `kind`; else a promise of a later turn. */
 export function nextSlice(kind: SliceKind = 'read'): Promise<void> | undefined {
   const now = performance.now()
-  const current = turn ?? open(now, false)
-  if (kind === 'write') current.writesStarted ??= now
-  if (now - (kind === 'write' ? current.writesStarted! : current.started) < SLICE_MS) return undefined
-  return new Promise((resolve) => waiting.push(resolve))
+  const started = ((turn ?? open(false)).started[kind] ??= now)
+  if (now - started < (kind === 'write' ? WRITE_SLICE_MS : SLICE_MS)) return undefined
+  return new Promise((resolve) => waiting[kind].push(resolve))
 }
 
 /**

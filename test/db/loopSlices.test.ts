@@ -88,6 +88,39 @@ describe('statements in slices of the event loop', () => {
     expect(turnsForSave, `turns the save took (the reads took ${turns})`).toBeLessThanOrEqual(6)
   })
 
+  it("a save's statements waiting for the next turn run before the reads waiting for it", async () => {
+    // A save holds the file's write lock: each turn it waits behind reads is time every other
+    // writer, in this process or another worker, waits for the lock. Each statement is logged with
+    // whether it ran when asked (`at once`) or was woken in a later turn; a mark is logged in every
+    // check phase, so the statements between two marks ran in one turn.
+    const log: string[] = []
+    let marking = true
+    const mark = () => {
+      log.push('|')
+      if (marking) setImmediate(mark)
+    }
+    setImmediate(mark)
+    const logged = (kind: 'R' | 'W') => (step: () => Promise<void>) => {
+      let asked = true
+      const ran = inSlices(async () => {
+        log.push(asked ? kind.toLowerCase() : kind)
+        await step()
+      }, kind === 'W' ? 'write' : 'read')
+      asked = false
+      return ran
+    }
+    // Twenty reads fill this turn's slice of reads and wait; then a save, past its own slice, waits too.
+    const reads = Array.from({ length: 20 }, () => chain(12, 2, logged('R'), []))
+    await chain(20, 2, logged('W'), [])
+    await Promise.all(reads)
+    marking = false
+    const turns = log.join('').split('|')
+    const wokenWrites = turns.filter((t) => t.includes('W'))
+    expect(wokenWrites.length, log.join('')).toBeGreaterThan(0)
+    // In every turn the save was woken in, no read woken in that turn ran before it.
+    for (const t of wokenWrites) expect(t.slice(0, t.indexOf('W')), `a turn: ${t}`).not.toContain('R')
+  })
+
   it('the same chain without slices holds the loop to its end (what a save did)', async () => {
     const done: number[] = []
     let stepsWhenTimerRan = -1

@@ -14,9 +14,18 @@ import { setTimeout as sleep } from 'node:timers/promises'
 
 import { BUSY_TIMEOUT_MS } from './connection'
 
-/** The first wait between tries, doubled up to the last (SQLite's own handler sleeps 1 to 100 ms). */
+/**
+ * The first wait between tries, doubled up to the last (SQLite's own handler sleeps 1 to 100 ms).
+ * The last is short: a waiter learns of the release only at its next try, and the holder's process
+ * may take the lock again meanwhile; a hold is a few turns of the loop, so a 16 ms wait was often a
+ * quarter of the whole wait (docs/benchmarks.md, *Writes first in a turn*). A try is three
+ * statements of microseconds.
+ */
 const FIRST_WAIT_MS = 1
-const LONGEST_WAIT_MS = 16
+const LONGEST_WAIT_MS = 4
+
+/** The wait before the next try, after `wait` ms before this one. */
+export const nextLockWait = (wait: number): number => Math.min(wait * 2, LONGEST_WAIT_MS)
 
 const isBusy = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'SQLITE_BUSY'
 
@@ -39,7 +48,7 @@ export async function beginImmediate(db: Db, patienceMs = BUSY_TIMEOUT_MS): Prom
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
     }
     await sleep(wait)
-    wait = Math.min(wait * 2, LONGEST_WAIT_MS)
+    wait = nextLockWait(wait)
   }
 }
 
