@@ -5,6 +5,7 @@
  * admin locked out). And Payload's saves queue behind each other and behind the service's own
  * writes instead of failing with SQLITE_BUSY.
  */
+import Database from 'libsql'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
@@ -177,5 +178,77 @@ describe.runIf(sqlite)('the connection Payload saves on is kept between saves (S
     } finally {
       await writes.under(() => other.exec('DROP TRIGGER schema_probe_after_tag_update; DROP TABLE schema_probe;'))
     }
+  })
+})
+
+describe.runIf(sqlite)("a Payload transaction takes the file's write lock at its first statement (SQLite)", () => {
+  /** Whether another connection could take the file's write lock now (it does not wait for it). */
+  const lockFree = (): boolean => {
+    const probe = new Database(sqliteFileOf(process.env.DATABASE_URI!))
+    try {
+      probe.exec('PRAGMA busy_timeout = 0')
+      probe.exec('BEGIN IMMEDIATE')
+      probe.exec('ROLLBACK')
+      return true
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return false
+      throw err
+    } finally {
+      probe.close()
+    }
+  }
+  const newTag = async (slug: string) => {
+    const facet = (await app.payload.find({ collection: 'facets', limit: 1 })).docs[0]!
+    return app.payload.create({ collection: 'tags', data: { slug, label: 'Before', facet: facet.id }, overrideAccess: true })
+  }
+  const labelOf = async (id: string | number) => (await app.payload.findByID({ collection: 'tags', id, depth: 0 })).label
+
+  it('holds nothing while the operation runs its own code; from its first statement until its commit, the lock', async () => {
+    const tag = await newTag('lock-at-first-statement')
+    const transactionID = (await app.payload.db.beginTransaction())!
+    try {
+      // Payload began its operation (access, hooks, an upload's file work come next): nobody waits yet.
+      expect(lockFree()).toBe(true)
+      await app.payload.db.updateOne({ collection: 'tags', id: tag.id, data: { label: 'In it' }, req: { transactionID } as never })
+      expect(lockFree()).toBe(false)
+    } finally {
+      await app.payload.db.commitTransaction(transactionID)
+    }
+    expect(lockFree()).toBe(true)
+    expect(await labelOf(tag.id)).toBe('In it')
+  })
+
+  it('an operation that asked for no statement commits and rolls back with nothing begun', async () => {
+    const committed = (await app.payload.db.beginTransaction())!
+    await app.payload.db.commitTransaction(committed)
+    const rolledBack = (await app.payload.db.beginTransaction())!
+    await app.payload.db.rollbackTransaction(rolledBack)
+    expect(lockFree()).toBe(true)
+    // The next save goes in at once.
+    const tag = await newTag('nothing-begun')
+    expect(await labelOf(tag.id)).toBe('Before')
+  })
+
+  it('rolled back while its first statement waits for the write gate: the statement never runs, and the begin is let go', async () => {
+    const tag = await newTag('rolled-back-while-waiting')
+    const writes = writesTo(sqliteFileOf(process.env.DATABASE_URI!))
+    let letGo!: () => void
+    // Another writer of this process holds the gate.
+    const holding = writes.under(() => new Promise<void>((resolve) => (letGo = resolve)))
+    const transactionID = (await app.payload.db.beginTransaction())!
+    const statement = app.payload.db.updateOne({ collection: 'tags', id: tag.id, data: { label: 'Never' }, req: { transactionID } as never })
+    statement.catch(() => undefined)
+    // Its promises settle within this turn: the statement now waits for the gate, in the transaction.
+    await new Promise((resolve) => setImmediate(resolve))
+    const rolledBack = app.payload.db.rollbackTransaction(transactionID)
+    letGo()
+    await holding
+    await rolledBack
+    await expect(statement).rejects.toThrow()
+    expect(lockFree()).toBe(true)
+    expect(await labelOf(tag.id)).toBe('Before')
+    // The gate was let go: the next save goes in.
+    await app.payload.update({ collection: 'tags', id: tag.id, data: { label: 'After' }, overrideAccess: true })
+    expect(await labelOf(tag.id)).toBe('After')
   })
 })

@@ -6,6 +6,7 @@
  * has no busy_timeout (fails at once when another process writes) and stays open until garbage
  * collection. Here the adapter is given its client (./queuedClient), which opens every write
  * transaction instead:
+ * - on its first statement, not when Payload begins the operation (./queuedClient's QueuedTransaction);
  * - after this process's write gate (./writeGate), so in-process writers queue on promises;
  * - on a connection of its own, kept for the next transaction with its prepared statements
  *   (never left to garbage collection); another process's lock is waited for on a timer;
@@ -22,7 +23,7 @@ import type { DatabaseAdapterObj } from 'payload'
 
 import { BUSY_TIMEOUT_MS, keptStatement, SERVING_WAL_PRAGMAS } from '../connection'
 import { beginImmediate } from '../writeLock'
-import { QueuedClient, QueuedTransaction, SCHEMA_READ } from './queuedClient'
+import { type BegunTransaction, QueuedClient, QueuedTransaction, SCHEMA_READ } from './queuedClient'
 import type { WriteGate } from './writeGate'
 
 
@@ -76,7 +77,7 @@ export class PayloadWrites {
   adapter(adapter: DatabaseAdapterObj, made: (instance: object) => void): DatabaseAdapterObj {
     // The wrappers below are the adapter's methods: their own `this` is Payload's adapter.
     const { gate, commitFailures } = this
-    const client = () => new QueuedClient(createClient({ url: `file:${this.file}` }), (mode) => this.openTransaction(mode))
+    const client = () => new QueuedClient(createClient({ url: `file:${this.file}` }), (mode) => this.transaction(mode))
     return {
       ...adapter,
       init: (args) => {
@@ -112,11 +113,20 @@ export class PayloadWrites {
     this.kept = undefined
   }
 
-  /** A write transaction for the adapter's client: after the gate, on the kept connection (see above). */
-  private async openTransaction(mode: TransactionMode): Promise<Transaction> {
+  /**
+   * A write transaction for the adapter's client, begun on its first statement (./queuedClient):
+   * after the gate, on the kept connection (see above). While writes are stopped it is refused at
+   * once, when Payload begins its operation (the begin's mend above answers it).
+   */
+  private transaction(mode: TransactionMode): Transaction {
+    if (this.gate.stopped) throw this.gate.stopped
+    return new QueuedTransaction(() => this.begun(mode), mode, this.commitFailures)
+  }
+
+  private async begun(mode: TransactionMode): Promise<BegunTransaction> {
     const release = await this.gate.acquire()
     try {
-      return new QueuedTransaction(new Sqlite3Transaction(await this.begin(mode), 'number') as unknown as Transaction, release, mode, this.commitFailures)
+      return { inner: new Sqlite3Transaction(await this.begin(mode), 'number') as unknown as Transaction, release }
     } catch (err) {
       // BEGIN failed (another process held the lock past its patience): nothing is open.
       void release(false)

@@ -13,9 +13,10 @@
  *   (../writeLock). As an autocommit statement on the client's connection it waited in SQLite's
  *   busy handler, asleep on the serving thread, while another worker's save held the lock. Every
  *   statement runs in the loop's slices (platform/loopSlices);
- * - `transaction()` opens each write transaction after the write gate, on the write path's kept
- *   connection (./payloadWrites): @libsql/client 0.14.0's own hands its connection to the
- *   transaction and opens a new one without busy_timeout, left to garbage collection.
+ * - `transaction()` gives a write transaction begun on its first statement, after the write gate,
+ *   on the write path's kept connection (./payloadWrites; QueuedTransaction below): @libsql/client
+ *   0.14.0's own hands its connection to the transaction and opens a new one without busy_timeout,
+ *   left to garbage collection.
  */
 import type { Client, InArgs, InStatement, Replicated, ResultSet, Transaction, TransactionMode } from '@libsql/client'
 import { LibsqlError } from '@libsql/client'
@@ -31,8 +32,8 @@ export const SCHEMA_READ = 'SELECT 1 FROM sqlite_master LIMIT 1'
 const sqlOf = (stmt: InStatement | string): string => (typeof stmt === 'string' ? stmt : stmt.sql)
 const statementOf = (stmt: InStatement | string, args?: InArgs): InStatement => (typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt)
 
-/** Opens a write transaction for Payload (./payloadWrites): after the gate, on the kept connection. */
-export type OpenTransaction = (mode: TransactionMode) => Promise<Transaction>
+/** A transaction for Payload (./payloadWrites), begun on its first statement: after the gate, on the kept connection. */
+export type OpenTransaction = (mode: TransactionMode) => Transaction
 
 export class QueuedClient implements Client {
   /** The connection's set-up, awaited by every call: a client is made synchronously, in the adapter's `init`. */
@@ -104,7 +105,7 @@ export class QueuedClient implements Client {
    * after its BEGIN (./payloadWrites), so a schema another connection changed is seen.
    */
   private async inOwnTransaction<T>(run: (tx: Transaction) => Promise<T>): Promise<T> {
-    const tx = await this.openTransaction('write')
+    const tx = this.openTransaction('write')
     try {
       const result = await run(tx)
       await tx.commit()
@@ -116,9 +117,17 @@ export class QueuedClient implements Client {
   }
 }
 
+/** A transaction begun on the kept connection: the client's own transaction on it, and the gate's release. */
+export type BegunTransaction = { inner: Transaction; release: ReleaseWriteGate }
+
 /**
  * A write transaction of Payload's on the kept connection: its statements run in the writes'
  * slices of the loop, and it lets the next writer in once it is committed, rolled back or closed.
+ * It is begun (the write gate, then BEGIN IMMEDIATE) on its first statement, not when Payload
+ * begins its operation: what an operation does before its first statement (access, hooks, an
+ * upload's file read and measured) runs before the file's lock is taken, so no other writer waits
+ * for it (docs/benchmarks.md, *Writes first in a turn*). Nothing of the transaction ran before its
+ * first statement, so it reads and writes as one begun at the operation's start would.
  * Once ended, it never touches the kept connection again: @libsql/client tells whether a
  * transaction is open from the connection alone, so a late rollback (drizzle rolls back when a
  * commit rejects, which a failed log sync does after the gate let the next writer in) or a stray
@@ -126,80 +135,111 @@ export class QueuedClient implements Client {
  */
 export class QueuedTransaction implements Transaction {
   private ended = false
+  /** Its begin, asked for by the first statement. */
+  private begun: Promise<BegunTransaction> | undefined
+  /** The begun transaction, once its begin has succeeded. */
+  private opened: BegunTransaction | undefined
 
   constructor(
-    private readonly inner: Transaction,
-    private readonly release: ReleaseWriteGate,
+    private readonly begin: () => Promise<BegunTransaction>,
     private readonly mode: TransactionMode,
     /** Commits whose durability failed after COMMIT, for their Payload session to rethrow (./payloadWrites). */
     private readonly commitFailures: WeakMap<Transaction, unknown>,
   ) {}
 
   get closed(): boolean {
-    return this.ended || this.inner.closed
+    return this.ended || (this.opened?.inner.closed ?? false)
   }
 
-  execute(stmt: InStatement | string, args?: InArgs): Promise<ResultSet> {
-    this.open()
+  async execute(stmt: InStatement | string, args?: InArgs): Promise<ResultSet> {
     const statement = statementOf(stmt, args)
-    return inSlices(() => this.inner.execute(statement), 'write')
+    const { inner } = await this.started()
+    return inSlices(() => inner.execute(statement), 'write')
   }
 
-  batch(stmts: InStatement[]): Promise<ResultSet[]> {
-    this.open()
-    return inSlices(() => this.inner.batch(stmts), 'write')
+  async batch(stmts: InStatement[]): Promise<ResultSet[]> {
+    const { inner } = await this.started()
+    return inSlices(() => inner.batch(stmts), 'write')
   }
 
-  executeMultiple(sql: string): Promise<void> {
-    this.open()
-    return inSlices(() => this.inner.executeMultiple(sql), 'write')
+  async executeMultiple(sql: string): Promise<void> {
+    const { inner } = await this.started()
+    return inSlices(() => inner.executeMultiple(sql), 'write')
   }
 
   async commit(): Promise<void> {
     this.open()
+    // No statement was asked for: nothing was begun, written or held.
+    if (!this.begun) {
+      this.ended = true
+      return
+    }
+    // A begin that failed rejects here; nothing is held (the begin let the gate go).
+    const { inner, release } = await this.begun
     try {
-      await inSlices(() => this.inner.commit(), 'write')
+      await inSlices(() => inner.commit(), 'write')
     } catch (err) {
       // A failed COMMIT leaves the transaction open: roll it back before letting others in.
-      if (!this.inner.closed) await this.inner.rollback().catch(() => undefined)
-      this.end()
+      if (!inner.closed) await inner.rollback().catch(() => undefined)
+      this.ended = true
+      void release(false)
       throw err
     }
     this.ended = true
     try {
       // Only a commit's caller waits for the log's sync (./writeGate); a read-only transaction wrote nothing.
-      await this.release(this.mode !== 'read')
+      await release(this.mode !== 'read')
     } catch (err) {
       this.commitFailures.set(this, err)
       throw err
     }
   }
 
+  /** Rolled back and let go; the next writer goes in without waiting for a sync (nothing was written). */
   async rollback(): Promise<void> {
     if (this.ended) return
+    // Ended at once: a statement still waiting for the begin may not run in it.
+    this.ended = true
+    const opened = await this.settled()
+    if (!opened) return
     try {
-      await this.inner.rollback()
+      await opened.inner.rollback()
     } finally {
-      this.end()
+      void opened.release(false)
     }
   }
 
   close(): void {
     if (this.ended) return
-    try {
-      this.inner.close()
-    } finally {
-      this.end()
+    this.ended = true
+    const closeAndRelease = ({ inner, release }: BegunTransaction) => {
+      try {
+        inner.close()
+      } finally {
+        void release(false)
+      }
     }
+    if (this.opened) closeAndRelease(this.opened)
+    // A begin still under way is closed and let go once it has begun.
+    else void this.settled().then((late) => late && closeAndRelease(late))
   }
 
   private open(): void {
     if (this.ended) throw new LibsqlError('The transaction is closed', 'TRANSACTION_CLOSED')
   }
 
-  /** A rollback or close wrote nothing: the next writer goes in without waiting for a sync. */
-  private end(): void {
-    this.ended = true
-    void this.release(false)
+  /** The begun transaction, begun by the first statement to ask; still open when it comes back. */
+  private async started(): Promise<BegunTransaction> {
+    this.open()
+    this.begun ??= this.begin().then((opened) => (this.opened = opened))
+    const opened = await this.begun
+    // Ended while it was begun (the operation rolled back): its statements may not run.
+    this.open()
+    return opened
+  }
+
+  /** The begun transaction once its begin has settled; undefined when none was asked for or it failed. */
+  private settled(): Promise<BegunTransaction | undefined> {
+    return this.begun ? this.begun.catch(() => undefined) : Promise.resolve(undefined)
   }
 }
