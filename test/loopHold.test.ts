@@ -115,26 +115,31 @@ describe('the loop held, and by whom', () => {
 
   it("the thread's CPU taken by the hypervisor: its stolen time is counted, and the own part is the delay less it", async () => {
     // The thread runs on CPU 1. Every span but the one under test has all of its time stolen, so
-    // none of them has an own part: a busy machine's late ticks cannot stand in for the one measured.
+    // none of them has an own part; and the span is read in the tick that ends it, before any
+    // other: a busy machine's late ticks (one of 191 ms in CI) cannot stand in for the one measured.
     const steal = [0, 0]
-    let next: { cpu: number; ms: number } | undefined
+    let next: { cpu: number; ms: number; ended: () => void } | undefined
     const monitor = new LoopMonitor({
       threadCpuMs: () => 0,
       threadCoreWaitMs: () => 0,
       threadCpuIndex: () => 1,
       cpuStealMs: () => {
-        if (next) steal[next.cpu]! += next.ms
+        if (next) (steal[next.cpu]! += next.ms), next.ended()
         else steal[1]! += 60_000
         next = undefined
         return [...steal]
       },
     }).start()
-    /** The monitor's longest delay over a sleep of `sleepMs` while CPU `cpu` has `stolenMs` taken. */
-    const stolenDuring = (cpu: number, stolenMs: number, sleepMs: number) =>
-      holdOver(() => {
-        next = { cpu, ms: stolenMs }
-        asleep(sleepMs)
-      }, () => monitor.take())
+    /** The monitor's delay over a sleep of `sleepMs` while CPU `cpu` has `stolenMs` taken: that span alone. */
+    const stolenDuring = async (cpu: number, stolenMs: number, sleepMs: number) => {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      monitor.take()
+      // Resolved inside the tick after the sleep; read as soon as that tick has run, before another.
+      const ended = new Promise<void>((resolve) => (next = { cpu, ms: stolenMs, ended: resolve }))
+      asleep(sleepMs)
+      await ended
+      return monitor.take()
+    }
     try {
       // Another CPU's steal is not this thread's: the delay stays its own.
       const elsewhere = await stolenDuring(0, 100, 120)
