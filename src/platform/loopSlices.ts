@@ -69,8 +69,24 @@ function close(): void {
   for (const wake of woken.read) wake()
 }
 
+/**
+ * Run before each statement asks for its slice. Another thread's news (a log's sync ended,
+ * ../db/sqlite/writes/walSync) reaches this one in the loop's poll phase, after the turn it came in:
+ * a whole slice of writes and one of reads later when it came at a turn's start. A check here reads it
+ * where it already is (memory the threads share), so whatever waits for it goes on between two
+ * statements of the turn instead (docs/benchmarks.md, *Hearing a sync between statements*).
+ */
+const checks = new Set<() => void>()
+
+/** Runs `check` before every statement until the returned function is called. */
+export function beforeEachStatement(check: () => void): () => void {
+  checks.add(check)
+  return () => checks.delete(check)
+}
+
 /** Undefined while this turn has time left for `kind`; else a promise of a later turn. */
 export function nextSlice(kind: SliceKind = 'read'): Promise<void> | undefined {
+  for (const check of checks) check()
   const now = performance.now()
   const started = ((turn ?? open(false)).started[kind] ??= now)
   if (now - started < (kind === 'write' ? WRITE_SLICE_MS : SLICE_MS)) return undefined

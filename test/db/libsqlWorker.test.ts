@@ -5,7 +5,7 @@
  * on its own. Each also runs for real: the fold (test/db/walCheckpoints.test.ts), the backup's copy
  * (test/ops/backup.test.ts, through the compiled scripts).
  */
-import { mkdtempSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Script } from 'node:vm'
@@ -16,8 +16,9 @@ import { describe, expect, it } from 'vitest'
 import { vacuumWorker } from '../../src/db/sqlite/backupWorker'
 import { checkpointWorker } from '../../src/db/sqlite/writes/checkpointWorker'
 import { libsqlWorker, workerScript } from '../../src/db/sqlite/writes/libsqlWorker'
+import { syncWorker } from '../../src/db/sqlite/writes/syncWorker'
 
-const BODIES = { checkpointWorker, vacuumWorker }
+const BODIES = { checkpointWorker, syncWorker, vacuumWorker }
 
 describe('worker bodies', () => {
   for (const [name, body] of Object.entries(BODIES)) {
@@ -41,5 +42,26 @@ describe('worker bodies', () => {
     const exited = new Promise((resolve) => worker.once('exit', resolve))
     worker.postMessage('stop')
     expect(await exited).toBe(0)
+  })
+
+  it("the sync body answers each sync, writes a successful one's number where the serving thread reads it, and answers a failure by message only", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'worker-'))
+    const fd = openSync(path.join(dir, 'log'), 'w')
+    const ended = new Int32Array(new SharedArrayBuffer(4))
+    const worker = libsqlWorker(syncWorker, { ended: ended.buffer as SharedArrayBuffer })
+    const ask = (seq: number, on: number) => {
+      const answer = new Promise((resolve) => worker.once('message', resolve))
+      worker.postMessage({ seq, fd: on })
+      return answer
+    }
+    try {
+      expect(await ask(1, fd)).toEqual({ seq: 1 })
+      expect(Atomics.load(ended, 0)).toBe(1)
+      closeSync(fd)
+      expect(await ask(2, fd)).toEqual({ seq: 2, error: { code: 'EBADF', message: expect.stringContaining('EBADF') } })
+      expect(Atomics.load(ended, 0)).toBe(1)
+    } finally {
+      await worker.terminate()
+    }
   })
 })

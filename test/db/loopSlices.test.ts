@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 
 import { getConfig } from '../../src/platform/config'
 import { engine } from '../../src/db/engine'
-import { inSlices } from '../../src/platform/loopSlices'
+import { beforeEachStatement, inSlices } from '../../src/platform/loopSlices'
 import { splitTerms } from '../../src/services/contentQuery'
 import { GENERAL, seedContent, seedDemo } from '../../src/seed/seed'
 import { testApp } from '../support/app'
@@ -38,6 +38,19 @@ describe('statements in slices of the event loop', () => {
     expect(done).toHaveLength(30)
     expect(stepsWhenTimerRan).toBeGreaterThanOrEqual(0)
     expect(stepsWhenTimerRan, 'statements run before the timer').toBeLessThan(15)
+  })
+
+  it('a check registered runs before every statement, of either kind, until it is let go', async () => {
+    const seen: string[] = []
+    let step = 0
+    const stop = beforeEachStatement(() => seen.push(`before ${step}`))
+    await inSlices(async () => void (step = 1))
+    await inSlices(async () => void (step = 2), 'write')
+    stop()
+    await inSlices(async () => void (step = 3))
+    // (A statement that waited for a later turn asks again when woken: checked again.)
+    expect([...new Set(seen)]).toEqual(['before 0', 'before 1'])
+    expect(step).toBe(3)
   })
 
   it('a turn of the loop runs one slice of reads, also when it began outside a check phase', async () => {

@@ -4,15 +4,20 @@
  * durability is not another file's. The service's own connection (src/db/sqlite/connection) is
  * one object per file too.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 
 import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 
 import { CHECKPOINT_BYTES, closeConnection, serviceConnection } from '../../src/db/sqlite/connection'
 import { writesTo } from '../../src/db/sqlite/writes'
+import { inSlices } from '../../src/platform/loopSlices'
+import { TSX } from '../support/tsxChild'
 
 function freshFile(name: string): { file: string; db: InstanceType<typeof Database> } {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sqlite-writes-')), `${name}.db`)
@@ -118,6 +123,63 @@ describe("the log's sync", () => {
     expect(count(db)).toBe(7)
     await writes.close()
     db.close()
+  })
+})
+
+describe("hearing the log's sync", () => {
+  it("a write's answer goes on between two statements of the turn its sync ended in, not a turn of the loop later", async () => {
+    const { file, db } = freshFile('heard-between')
+    const writes = writesTo(file)
+    const insert = (n: number) => writes.under(() => db.prepare('INSERT INTO t (n) VALUES (?)').run(n))
+    await insert(1)
+    // Loop iterations, counted by a timer (timers run first in each; the sync's message, before,
+    // reached this thread in the poll phase after them).
+    let iterations = 0
+    const ticker = setInterval(() => (iterations += 1), 1)
+    try {
+      let heardAt = -1
+      const answered = insert(2).then(() => (heardAt = iterations))
+      // The sync has been asked of its thread (one turn), then a statement holds this thread until
+      // the thread has ended it: its message waits for a poll phase that cannot come.
+      await new Promise((resolve) => setImmediate(resolve))
+      let endedAt = -1
+      await inSlices(async () => {
+        const sleeper = new Int32Array(new SharedArrayBuffer(4))
+        for (let i = 0; i < 10_000 && writes.log.ended < 2; i++) Atomics.wait(sleeper, 0, 0, 1)
+        endedAt = iterations
+      })
+      expect(writes.log.ended, "the second sync ended on its thread").toBe(2)
+      // The next statement, in this turn: the answer goes on from there, before any timer runs.
+      await inSlices(async () => undefined)
+      await answered
+      expect(heardAt).toBe(endedAt)
+      expect(writes.log.done).toBe(2)
+    } finally {
+      clearInterval(ticker)
+      await writes.close()
+      db.close()
+    }
+  })
+
+  it("a script awaiting its write, with nothing else pending, is not ended before each sync's answer", async () => {
+    const { file, db } = freshFile('script-write')
+    db.close()
+    const script = path.join(path.dirname(file), 'write.mts')
+    writeFileSync(
+      script,
+      [
+        `import Database from ${JSON.stringify(createRequire(import.meta.url).resolve('libsql'))}`,
+        `import { writesTo } from ${JSON.stringify(path.resolve('src/db/sqlite/writes/index.ts'))}`,
+        `const db = new Database(${JSON.stringify(file)})`,
+        `await writesTo(${JSON.stringify(file)}).under(() => db.prepare('INSERT INTO t (n) VALUES (7)').run())`,
+        // The second asks the sync's thread again once the first's answer let it go, and nothing else is pending.
+        `await new Promise((resolve) => setTimeout(resolve, 50))`,
+        `await writesTo(${JSON.stringify(file)}).under(() => db.prepare('INSERT INTO t (n) VALUES (8)').run())`,
+        `console.log('answered', writesTo(${JSON.stringify(file)}).log.done)`,
+      ].join('\n'),
+    )
+    const { stdout } = await promisify(execFile)(process.execPath, [...TSX, script])
+    expect(stdout.trim()).toBe('answered 2')
   })
 })
 

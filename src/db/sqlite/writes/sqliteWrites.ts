@@ -78,6 +78,6 @@ export class SqliteWrites {
   async close(): Promise<void> {
     await this.checkpoints.stop()
     this.payload.close()
-    this.log.close()
+    await this.log.close()
   }
 }

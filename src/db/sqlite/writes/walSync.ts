@@ -5,22 +5,27 @@
  * At a million items one such COMMIT held most of a loop delay, the thread asleep in the kernel
  * (docs/benchmarks.md, *Measurements behind the code*). So the connections that write commit with synchronous = NORMAL (the log is written,
  * not synced; SQLite stays consistent across a power loss, ./walCheckpoints' SERVING_WAL_PRAGMAS),
- * and a write's caller hears of it only after the log file is synced here, by libuv's thread
- * pool (./writeGate). A process crash loses nothing (the log is in the OS); an answered write
- * survives a power loss, as with FULL.
+ * and a write's caller hears of it only after the log file is synced here, on a thread of the
+ * file's own (./syncWorker; ./writeGate). A process crash loses nothing (the log is in the OS); an
+ * answered write survives a power loss, as with FULL.
  *
  * Group commit: writes committed while a sync runs share the next one (begun after their
  * commits, so it covers them); one sync at a time per file. The log stays open between syncs: an
  * open and a close around each sync were two more turns of the thread pool that every write's
  * answer waited for, each a whole turn of the loop behind the reads under load
- * (docs/benchmarks.md, *The mixed row in every shape*).
+ * (docs/benchmarks.md, *The mixed row in every shape*). And the sync's end is heard between two
+ * statements of the turn it came in, not in the loop's next poll phase (`onThread`).
  */
 import { fstatSync } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Worker } from 'node:worker_threads'
 
 import { logger } from '../../../platform/logging'
+import { beforeEachStatement } from '../../../platform/loopSlices'
+import { libsqlWorker } from './libsqlWorker'
+import { type SyncAnswer, type SyncRequest, syncWorker } from './syncWorker'
 import { DurabilityUnchecked } from './writeGate'
 
 /** How long a sync waits for a file descriptor to come free (sockets close all the time) before giving up. */
@@ -68,6 +73,15 @@ const removed = (handle: FileHandle): boolean => {
   }
 }
 
+/** The thread that runs a file's syncs, and the number of the last one it ended (./syncWorker). */
+type SyncThread = { worker: Worker; ended: Int32Array }
+
+/** A sync asked of the thread and not yet heard of. */
+type Asked = { seq: number; log: FileHandle; resolve: () => void; reject: (err: Error) => void; stopHearing: () => void }
+
+/** After a sync thread could not start or died, the wait before another is started (its syncs run on libuv's pool meanwhile). */
+const THREAD_RETRY_MS = 10_000
+
 /** One file's log syncs: one at a time, writes committed while one runs sharing the next. */
 export class LogSync {
   private running: Promise<void> | undefined
@@ -75,12 +89,21 @@ export class LogSync {
   private entrySynced = false
   /** The log, open since the first sync (while its file is the log's). */
   private log: FileHandle | undefined
+  private thread: SyncThread | undefined
+  private threadFailedAt = -Infinity
+  private asked: Asked | undefined
+  private seq = 0
   /** Syncs completed so far (tests read it: a write waited for one). */
   done = 0
   /** Times the log was opened (once, and again after SQLite made a new one). */
   opened = 0
 
   constructor(readonly file: string) {}
+
+  /** The number of syncs the thread has ended, read where it wrote it (tests: ended, not yet heard). */
+  get ended(): number {
+    return this.thread ? Atomics.load(this.thread.ended, 0) : 0
+  }
 
   /** Resolves once everything committed to the log before this call is on disk. */
   sync(): Promise<void> {
@@ -103,20 +126,101 @@ export class LogSync {
     return run
   }
 
-  /** Lets the kept log go (shutdown). */
-  close(): void {
+  /** Lets the log and the thread go (shutdown), once a running sync has ended: the thread may be using the log's descriptor. */
+  async close(): Promise<void> {
+    await Promise.all([this.running, this.next].map((sync) => sync?.catch(() => undefined)))
+    this.dropLog()
+    const thread = this.thread
+    this.thread = undefined
+    await thread?.worker.terminate()
+  }
+
+  /** Closes the kept log (no sync is running: they run one at a time, and this is called before one or at close). */
+  private dropLog(): void {
     const log = this.log
     this.log = undefined
     void log?.close().catch(() => undefined)
   }
 
   private async syncLog(): Promise<void> {
-    if (this.log && removed(this.log)) this.close()
+    if (this.log && removed(this.log)) this.dropLog()
     if (!this.log) {
       this.log = await openPatiently(`${this.file}-wal`)
       this.opened += 1
     }
-    await this.log.sync()
+    const thread = this.syncThread()
+    // No thread (one could not start: out of descriptors): libuv's pool, heard in the next poll phase.
+    if (thread) await this.onThread(thread, this.log, this.log.fd)
+    else await this.log.sync()
+  }
+
+  /** The file's sync thread, started at its first sync; none for a while after one could not start. */
+  private syncThread(): SyncThread | undefined {
+    if (this.thread || performance.now() - this.threadFailedAt < THREAD_RETRY_MS) return this.thread
+    try {
+      this.thread = this.startThread()
+    } catch (err) {
+      this.threadFailedAt = performance.now()
+      logger().warn({ err }, 'db.log_sync_thread_failed')
+    }
+    return this.thread
+  }
+
+  /**
+   * The fsync, on the file's own thread. It is heard of by whichever comes first: the check before
+   * each statement (the number the thread wrote, read between two statements of this turn) or the
+   * thread's message (in the loop's next poll phase, when no statement runs).
+   */
+  private onThread(thread: SyncThread, log: FileHandle, fd: number): Promise<void> {
+    const seq = ++this.seq
+    // Held by its answer: a script awaiting a write with nothing else pending must not end first.
+    thread.worker.ref()
+    return new Promise<void>((resolve, reject) => {
+      this.asked = { seq, log, resolve, reject, stopHearing: beforeEachStatement(() => this.hear()) }
+      thread.worker.postMessage({ seq, fd } satisfies SyncRequest)
+    })
+  }
+
+  /** Settles the sync asked for if the thread has ended it. */
+  private hear(): void {
+    if (this.asked && this.thread && Atomics.load(this.thread.ended, 0) >= this.asked.seq) this.settle(this.asked.seq)
+  }
+
+  /** Settles sync `seq` once (the check and the message both report it). */
+  private settle(seq: number, error?: Error): void {
+    const asked = this.asked
+    if (asked?.seq !== seq) return
+    this.asked = undefined
+    asked.stopHearing()
+    this.thread?.worker.unref()
+    if (error) asked.reject(error)
+    else asked.resolve()
+  }
+
+  private startThread(): SyncThread {
+    const ended = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
+    const worker = libsqlWorker(syncWorker, { ended: ended.buffer as SharedArrayBuffer })
+    worker.on('message', ({ seq, error }: SyncAnswer) => this.settle(seq, error && Object.assign(new Error(error.message), { code: error.code })))
+    // A thread that could not start (out of descriptors) or died is not a disk's failure: the sync
+    // it was asked for runs again on libuv's pool, and the next one tries a thread again later.
+    const lost = (err: Error) => {
+      if (this.thread?.worker !== worker) return
+      this.thread = undefined
+      this.threadFailedAt = performance.now()
+      logger().warn({ err }, 'db.log_sync_thread_failed')
+      const asked = this.asked
+      if (asked) {
+        asked.log.sync().then(
+          () => this.settle(asked.seq),
+          (syncErr: Error) => this.settle(asked.seq, syncErr),
+        )
+      }
+    }
+    worker.on('error', lost)
+    worker.on('exit', (code) => lost(new Error(`The log's sync thread exited (code ${code}).`)))
+    // Held only while a sync is asked (`onThread`); after the listeners, which hold it again when added.
+    worker.unref()
+    return { worker, ended }
   }
 
   private async once(): Promise<void> {
