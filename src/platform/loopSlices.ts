@@ -76,7 +76,13 @@ function close(): void {
  * where it already is (memory the threads share), so whatever waits for it goes on between two
  * statements of the turn instead (docs/benchmarks.md, *Hearing a sync between statements*).
  */
-const checks = new Set<() => void>()
+const CHECKS = Symbol.for('curation.loopSlices.checks')
+/**
+ * One set per thread (on its global): a serving process has two copies of this module (the
+ * server's and Next's bundle), and a check registered through one must run before the other's
+ * statements too.
+ */
+const checks: Set<() => void> = ((globalThis as { [CHECKS]?: Set<() => void> })[CHECKS] ??= new Set())
 
 /** Runs `check` before every statement until the returned function is called. */
 export function beforeEachStatement(check: () => void): () => void {

@@ -15,7 +15,8 @@ import Database from 'libsql'
 import { describe, expect, it } from 'vitest'
 
 import { CHECKPOINT_BYTES, closeConnection, serviceConnection } from '../../src/db/sqlite/connection'
-import { writesTo } from '../../src/db/sqlite/writes'
+import { type LibsqlWorkerBody, writesTo } from '../../src/db/sqlite/writes'
+import { LogSync } from '../../src/db/sqlite/writes/walSync'
 import { inSlices } from '../../src/platform/loopSlices'
 import { TSX } from '../support/tsxChild'
 
@@ -160,6 +161,29 @@ describe("hearing the log's sync", () => {
       db.close()
     }
   })
+
+  it('a sync its thread never answers runs on libuv\'s pool after the patience: the write is answered, the thread let go, and a close does not wait for ever', async () => {
+    const { file, db } = freshFile('unanswered')
+    db.prepare('INSERT INTO t (n) VALUES (1)').run()
+    // A thread that takes every request and answers none.
+    const silent: LibsqlWorkerBody<{ ended: SharedArrayBuffer }> = ({ port }) => {
+      port?.on('message', () => undefined)
+    }
+    const log = new LogSync(file, silent)
+    await log.sync()
+    expect(log.done).toBe(1)
+    expect(log.ended).toBe(0)
+    // Let go: the next syncs run on the pool (no thread for a while), answered as soon as they end.
+    await log.sync()
+    expect(log.done).toBe(2)
+    // A sync asked of a silent thread, then a close (shutdown): both end.
+    const again = new LogSync(file, silent)
+    const pending = again.sync()
+    await again.close()
+    await pending
+    expect(again.done).toBe(1)
+    db.close()
+  }, 20_000)
 
   it("a script awaiting its write, with nothing else pending, is not ended before each sync's answer", async () => {
     const { file, db } = freshFile('script-write')

@@ -24,7 +24,7 @@ import type { Worker } from 'node:worker_threads'
 
 import { logger } from '../../../platform/logging'
 import { beforeEachStatement } from '../../../platform/loopSlices'
-import { libsqlWorker } from './libsqlWorker'
+import { type LibsqlWorkerBody, libsqlWorker } from './libsqlWorker'
 import { type SyncAnswer, type SyncRequest, syncWorker } from './syncWorker'
 import { DurabilityUnchecked } from './writeGate'
 
@@ -77,10 +77,24 @@ const removed = (handle: FileHandle): boolean => {
 type SyncThread = { worker: Worker; ended: Int32Array }
 
 /** A sync asked of the thread and not yet heard of. */
-type Asked = { seq: number; log: FileHandle; resolve: () => void; reject: (err: Error) => void; stopHearing: () => void }
+type Asked = {
+  seq: number
+  log: FileHandle
+  worker: Worker
+  resolve: () => void
+  reject: (err: Error) => void
+  stopHearing: () => void
+  patience: NodeJS.Timeout
+}
 
-/** After a sync thread could not start or died, the wait before another is started (its syncs run on libuv's pool meanwhile). */
+/** After a sync thread could not start, died or did not answer, the wait before another is started (its syncs run on libuv's pool meanwhile). */
 const THREAD_RETRY_MS = 10_000
+/**
+ * How long a sync asked of the thread may go unanswered before it is run on libuv's pool instead
+ * (the thread let go): a thread that never answered would hold its write's caller, and every
+ * write after it, for ever. The disk's own syncs take well under a second (docs/benchmarks.md).
+ */
+export const THREAD_PATIENCE_MS = 2000
 
 /** One file's log syncs: one at a time, writes committed while one runs sharing the next. */
 export class LogSync {
@@ -98,7 +112,11 @@ export class LogSync {
   /** Times the log was opened (once, and again after SQLite made a new one). */
   opened = 0
 
-  constructor(readonly file: string) {}
+  /** `body`: what the sync's thread runs (./syncWorker; a test's thread that never answers). */
+  constructor(
+    readonly file: string,
+    private readonly body: LibsqlWorkerBody<{ ended: SharedArrayBuffer }> = syncWorker,
+  ) {}
 
   /** The number of syncs the thread has ended, read where it wrote it (tests: ended, not yet heard). */
   get ended(): number {
@@ -176,7 +194,8 @@ export class LogSync {
     // Held by its answer: a script awaiting a write with nothing else pending must not end first.
     thread.worker.ref()
     return new Promise<void>((resolve, reject) => {
-      this.asked = { seq, log, resolve, reject, stopHearing: beforeEachStatement(() => this.hear()) }
+      const patience = setTimeout(() => this.unanswered(seq), THREAD_PATIENCE_MS).unref()
+      this.asked = { seq, log, worker: thread.worker, resolve, reject, stopHearing: beforeEachStatement(() => this.hear()), patience }
       thread.worker.postMessage({ seq, fd } satisfies SyncRequest)
     })
   }
@@ -191,30 +210,50 @@ export class LogSync {
     const asked = this.asked
     if (asked?.seq !== seq) return
     this.asked = undefined
+    clearTimeout(asked.patience)
     asked.stopHearing()
     this.thread?.worker.unref()
     if (error) asked.reject(error)
     else asked.resolve()
   }
 
+  /** The thread did not answer sync `seq` in time: it runs on libuv's pool, and the thread is let go. */
+  private unanswered(seq: number): void {
+    const asked = this.asked
+    if (asked?.seq !== seq) return
+    this.letGo(asked.worker, new Error(`The log's sync thread did not answer in ${THREAD_PATIENCE_MS} ms.`))
+    this.onPool(asked)
+  }
+
+  /** The sync asked, run again on libuv's pool (after the same fsync's start on the thread: a second sync covers as much). */
+  private onPool(asked: Asked): void {
+    asked.log.sync().then(
+      () => this.settle(asked.seq),
+      (err: Error) => this.settle(asked.seq, err),
+    )
+  }
+
+  /**
+   * A thread that could not start (out of descriptors), died or did not answer is not a disk's
+   * failure: it is let go, and the next sync tries another after THREAD_RETRY_MS. False when it
+   * was let go already.
+   */
+  private letGo(worker: Worker, err: Error): boolean {
+    if (this.thread?.worker !== worker) return false
+    this.thread = undefined
+    this.threadFailedAt = performance.now()
+    logger().warn({ err }, 'db.log_sync_thread_failed')
+    void worker.terminate()
+    return true
+  }
+
   private startThread(): SyncThread {
     const ended = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
-    const worker = libsqlWorker(syncWorker, { ended: ended.buffer as SharedArrayBuffer })
+    const worker = libsqlWorker(this.body, { ended: ended.buffer as SharedArrayBuffer })
     worker.on('message', ({ seq, error }: SyncAnswer) => this.settle(seq, error && Object.assign(new Error(error.message), { code: error.code })))
-    // A thread that could not start (out of descriptors) or died is not a disk's failure: the sync
-    // it was asked for runs again on libuv's pool, and the next one tries a thread again later.
+    // The sync it was asked for runs again on libuv's pool.
     const lost = (err: Error) => {
-      if (this.thread?.worker !== worker) return
-      this.thread = undefined
-      this.threadFailedAt = performance.now()
-      logger().warn({ err }, 'db.log_sync_thread_failed')
-      const asked = this.asked
-      if (asked) {
-        asked.log.sync().then(
-          () => this.settle(asked.seq),
-          (syncErr: Error) => this.settle(asked.seq, syncErr),
-        )
-      }
+      if (this.letGo(worker, err) && this.asked) this.onPool(this.asked)
     }
     worker.on('error', lost)
     worker.on('exit', (code) => lost(new Error(`The log's sync thread exited (code ${code}).`)))
