@@ -162,6 +162,26 @@ describe("hearing the log's sync", () => {
     }
   })
 
+  it('a sync asked between the end of one and the start of the next shares the next: every write is answered', async () => {
+    const { file, db } = freshFile('between-syncs')
+    db.prepare('INSERT INTO t (n) VALUES (1)').run()
+    const log = new LogSync(file)
+    const first = log.sync()
+    const second = log.sync()
+    // Asked once the first has ended, before the one queued behind it has begun (a caller resumed
+    // by the first's end commits and asks in the same turn): it began a sync of its own beside the
+    // queued one, and the thread's one slot for a sync asked lost it, so that write was never answered.
+    const third = first.then(() => log.sync())
+    const answered = await Promise.race([
+      Promise.all([first, second, third]).then(() => 'all answered'),
+      new Promise((resolve) => setTimeout(() => resolve('a sync never answered'), 10_000)),
+    ])
+    expect(answered).toBe('all answered')
+    expect(log.done).toBe(2)
+    await log.close()
+    db.close()
+  }, 20_000)
+
   it('a sync its thread never answers runs on libuv\'s pool after the patience: the write is answered, the thread let go, and a close does not wait for ever', async () => {
     const { file, db } = freshFile('unanswered')
     db.prepare('INSERT INTO t (n) VALUES (1)').run()

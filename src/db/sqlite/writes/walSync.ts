@@ -125,6 +125,10 @@ export class LogSync {
 
   /** Resolves once everything committed to the log before this call is on disk. */
   sync(): Promise<void> {
+    // One queued behind the one that just ended, not begun yet: it begins after this write's
+    // commit, so it covers it. (Begun beside it, two syncs ran at once, and the thread has one
+    // slot for a sync asked: the first's write was never answered.)
+    if (this.next && !this.running) return this.next
     if (!this.running) return this.start()
     // One is running, perhaps begun before this write's commit: wait for the one after it.
     this.next ??= this.running
