@@ -233,8 +233,15 @@ describe.runIf(sqlite)("a Payload transaction takes the file's write lock at its
     const tag = await newTag('rolled-back-while-waiting')
     const writes = writesTo(sqliteFileOf(process.env.DATABASE_URI!))
     let letGo!: () => void
-    // Another writer of this process holds the gate.
-    const holding = writes.under(() => new Promise<void>((resolve) => (letGo = resolve)))
+    // Another writer of this process holds the gate (once any write still in it, a follow-up of the
+    // tag's creation on a busy machine, has left it: the holder's body runs when it has the gate).
+    let held!: () => void
+    const holds = new Promise<void>((resolve) => (held = resolve))
+    const holding = writes.under(() => new Promise<void>((resolve) => {
+      letGo = resolve
+      held()
+    }))
+    await holds
     const transactionID = (await app.payload.db.beginTransaction())!
     const statement = app.payload.db.updateOne({ collection: 'tags', id: tag.id, data: { label: 'Never' }, req: { transactionID } as never })
     statement.catch(() => undefined)
