@@ -233,8 +233,8 @@ describe.runIf(sqlite)("a Payload transaction takes the file's write lock at its
     const tag = await newTag('rolled-back-while-waiting')
     const writes = writesTo(sqliteFileOf(process.env.DATABASE_URI!))
     let letGo!: () => void
-    // Another writer of this process holds the gate (once any write still in it, a follow-up of the
-    // tag's creation on a busy machine, has left it: the holder's body runs when it has the gate).
+    // Another writer of this process holds the gate: its body runs once it has it, after any write
+    // of the app still in it (on a busy machine one was, and letGo was not yet set).
     let held!: () => void
     const holds = new Promise<void>((resolve) => (held = resolve))
     const holding = writes.under(() => new Promise<void>((resolve) => {
