@@ -10,7 +10,7 @@
  * - a phone (390 × 844 and 360 × 740): the queue's rows and buttons are there and take a tap, and
  *   no custom view is wider than the screen.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { api } from './support/api'
@@ -134,10 +134,12 @@ describe('the queue for a team (Chromium)', () => {
     // Both approve the second at once: both are told it is approved; nobody sees an error.
     const errors: string[] = []
     for (const p of [ann, ben]) p.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-    // A decision refreshes the page's list from the server 0.4 s later: Ann's must have landed
-    // before Ben's next decision, or it would take the third row away before she clicks it (a
-    // refresh that came late on a busy machine did).
-    const annRefreshed = ann.waitForResponse((r) => r.url().includes('_rsc=') || r.request().headers()['rsc'] === '1', { timeout: 30_000 })
+    // A decision refreshes the page's list from the server 0.4 s later: Ann's must have been
+    // answered before Ben's next decision, or it would take the third row away before she clicks
+    // it (a refresh that came late on a busy machine did). A refresh is an `_rsc` request; so is a
+    // link's prefetch, which a refresh starts again and which once answered first (CI, 2026-11-30).
+    const refresh = (r: Response) => r.url().includes('_rsc=') && !r.request().headers()['next-router-prefetch']
+    const annRefreshed = ann.waitForResponse(refresh, { timeout: 30_000 })
     await Promise.all([ann, ben].map((p) => p.locator(`tr[data-slug="${second}"]`).getByRole('button', { name: 'Approve' }).click()))
     await expect.poll(() => statusOf(second!)).toEqual({ status: 'approved', reason: null })
     for (const p of [ann, ben]) {
@@ -145,14 +147,25 @@ describe('the queue for a team (Chromium)', () => {
       expect(await p.locator('.queue-row--failed').count()).toBe(0)
     }
     await annRefreshed
-    // Ben rejects the third; Ann, whose queue has not heard yet (its status asks held back), approves
-    // it: she is told who rejected it, and the row stays out of her queue.
+    // Ben rejects the third; Ann, whose queue has not heard yet, approves it: she is told who
+    // rejected it, and the row stays out of her queue. Her page hears by two ways, both held back
+    // until she has clicked: its status asks, and a refresh of its list.
     await ann.route('**/api/content/moderation/status**', (route) => route.abort())
+    let letRefreshesGo!: () => void
+    const refreshesHeld = new Promise<void>((resolve) => (letRefreshesGo = resolve))
+    await ann.route(
+      (url) => url.searchParams.has('_rsc'),
+      async (route) => {
+        await refreshesHeld
+        await route.continue()
+      },
+    )
     await ben.locator(`tr[data-slug="${third}"]`).getByRole('button', { name: 'Reject' }).click()
     await ben.locator('input[name="rejection-reason"]').fill('Duplicate')
     await ben.locator('input[name="rejection-reason"]').press('Enter')
     await expect.poll(() => statusOf(third!)).toEqual({ status: 'rejected', reason: 'Duplicate' })
     await ann.locator(`tr[data-slug="${third}"]`).getByRole('button', { name: 'Approve' }).click()
+    letRefreshesGo()
     await expect.poll(() => ann.locator('.queue-announcer').innerText(), { timeout: 5_000 }).toContain('already rejected by ben')
     await expect.poll(() => shown(ann), { timeout: 5_000 }).toEqual([])
     expect(await ann.locator('.queue-row--failed').count()).toBe(0)
