@@ -225,6 +225,32 @@ describe("hearing the log's sync", () => {
     const { stdout } = await promisify(execFile)(process.execPath, [...TSX, script])
     expect(stdout.trim()).toBe('answered 2')
   })
+
+  it("a script whose write started the log's fold ends once it is done: the fold's worker does not hold the process", async () => {
+    const { file, db } = freshFile('script-fold')
+    db.close()
+    const script = path.join(path.dirname(file), 'fold.mts')
+    writeFileSync(
+      script,
+      [
+        `import Database from ${JSON.stringify(createRequire(import.meta.url).resolve('libsql'))}`,
+        `import { writesTo } from ${JSON.stringify(path.resolve('src/db/sqlite/writes/index.ts'))}`,
+        `const db = new Database(${JSON.stringify(file)})`,
+        `db.exec('PRAGMA wal_autocheckpoint = 0')`,
+        `const insert = db.prepare('INSERT INTO t (n) VALUES (randomblob(65536))')`,
+        // The log past the trigger, then one write of the process: its release starts the fold's worker.
+        `for (let i = 0; i < ${CHECKPOINT_BYTES / 65_536 + 8}; i++) insert.run()`,
+        `const writes = writesTo(${JSON.stringify(file)})`,
+        `await writes.under(() => insert.run())`,
+        `while (writes.checkpoints.folds === 0) await new Promise((resolve) => setTimeout(resolve, 10))`,
+        // Nothing closed: the process ends by itself, as a script that forgets to close does.
+        `console.log('folded', writes.checkpoints.folds)`,
+      ].join('\n'),
+    )
+    // Held by the worker, it would never end: killed at the bound, the call rejects.
+    const { stdout } = await promisify(execFile)(process.execPath, [...TSX, script], { timeout: 60_000 })
+    expect(stdout.trim()).toBe('folded 1')
+  }, 90_000)
 })
 
 describe("the service's own connection, one object per file", () => {

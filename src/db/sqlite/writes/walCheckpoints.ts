@@ -69,8 +69,6 @@ export class Checkpoints {
 
   private start(): Folder {
     const worker = libsqlWorker(checkpointWorker, { file: this.file })
-    // It never keeps a process alive; stop() ends it in an orderly way.
-    worker.unref()
     const checkpointer: Folder = { worker, running: false, exited: new Promise((resolve) => worker.once('exit', () => resolve())) }
     worker.on('message', (result: CheckpointResult) => {
       checkpointer.running = false
@@ -82,6 +80,9 @@ export class Checkpoints {
       this.failedAt = performance.now()
       if (this.current === checkpointer) this.current = undefined
     })
+    // It never keeps a process alive (stop() ends it in an orderly way): let go after the listeners,
+    // since adding a 'message' listener holds a worker again.
+    worker.unref()
     return checkpointer
   }
 }
