@@ -205,51 +205,56 @@ describe("hearing the log's sync", () => {
     db.close()
   }, 20_000)
 
-  it("a script awaiting its write, with nothing else pending, is not ended before each sync's answer", async () => {
-    const { file, db } = freshFile('script-write')
+  /**
+   * Runs `body` as a script of its own on a fresh file (`db` opened on it, `writesTo` and `file`
+   * in scope) and returns what it printed; a script still running at `timeout` is killed.
+   */
+  const runScript = async (name: string, body: string[], timeout = 0) => {
+    const { file, db } = freshFile(name)
     db.close()
-    const script = path.join(path.dirname(file), 'write.mts')
+    const script = path.join(path.dirname(file), `${name}.mts`)
     writeFileSync(
       script,
       [
         `import Database from ${JSON.stringify(createRequire(import.meta.url).resolve('libsql'))}`,
         `import { writesTo } from ${JSON.stringify(path.resolve('src/db/sqlite/writes/index.ts'))}`,
-        `const db = new Database(${JSON.stringify(file)})`,
-        `await writesTo(${JSON.stringify(file)}).under(() => db.prepare('INSERT INTO t (n) VALUES (7)').run())`,
-        // The second asks the sync's thread again once the first's answer let it go, and nothing else is pending.
-        `await new Promise((resolve) => setTimeout(resolve, 50))`,
-        `await writesTo(${JSON.stringify(file)}).under(() => db.prepare('INSERT INTO t (n) VALUES (8)').run())`,
-        `console.log('answered', writesTo(${JSON.stringify(file)}).log.done)`,
+        `const file = ${JSON.stringify(file)}`,
+        `const db = new Database(file)`,
+        ...body,
       ].join('\n'),
     )
-    const { stdout } = await promisify(execFile)(process.execPath, [...TSX, script])
-    expect(stdout.trim()).toBe('answered 2')
+    return (await promisify(execFile)(process.execPath, [...TSX, script], { timeout })).stdout.trim()
+  }
+
+  it("a script awaiting its write, with nothing else pending, is not ended before each sync's answer", async () => {
+    const stdout = await runScript('script-write', [
+      `await writesTo(file).under(() => db.prepare('INSERT INTO t (n) VALUES (7)').run())`,
+      // The second asks the sync's thread again once the first's answer let it go, and nothing else is pending.
+      `await new Promise((resolve) => setTimeout(resolve, 50))`,
+      `await writesTo(file).under(() => db.prepare('INSERT INTO t (n) VALUES (8)').run())`,
+      `console.log('answered', writesTo(file).log.done)`,
+    ])
+    expect(stdout).toBe('answered 2')
   })
 
   it("a script whose write started the log's fold ends once it is done: the fold's worker does not hold the process", async () => {
-    const { file, db } = freshFile('script-fold')
-    db.close()
-    const script = path.join(path.dirname(file), 'fold.mts')
-    writeFileSync(
-      script,
+    const stdout = await runScript(
+      'script-fold',
       [
-        `import Database from ${JSON.stringify(createRequire(import.meta.url).resolve('libsql'))}`,
-        `import { writesTo } from ${JSON.stringify(path.resolve('src/db/sqlite/writes/index.ts'))}`,
-        `const db = new Database(${JSON.stringify(file)})`,
         `db.exec('PRAGMA wal_autocheckpoint = 0')`,
         `const insert = db.prepare('INSERT INTO t (n) VALUES (randomblob(65536))')`,
         // The log past the trigger, then one write of the process: its release starts the fold's worker.
         `for (let i = 0; i < ${CHECKPOINT_BYTES / 65_536 + 8}; i++) insert.run()`,
-        `const writes = writesTo(${JSON.stringify(file)})`,
+        `const writes = writesTo(file)`,
         `await writes.under(() => insert.run())`,
         `while (writes.checkpoints.folds === 0) await new Promise((resolve) => setTimeout(resolve, 10))`,
         // Nothing closed: the process ends by itself, as a script that forgets to close does.
         `console.log('folded', writes.checkpoints.folds)`,
-      ].join('\n'),
+      ],
+      // Held by the worker, it would never end: killed at the bound, the call rejects.
+      60_000,
     )
-    // Held by the worker, it would never end: killed at the bound, the call rejects.
-    const { stdout } = await promisify(execFile)(process.execPath, [...TSX, script], { timeout: 60_000 })
-    expect(stdout.trim()).toBe('folded 1')
+    expect(stdout).toBe('folded 1')
   }, 90_000)
 })
 
